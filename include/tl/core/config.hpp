@@ -1,0 +1,22 @@
+#pragma once
+/// @file config.hpp
+/// @brief Basic configuration: index type and the host/device annotation macro.
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define TL_HD __host__ __device__
+#else
+#define TL_HD
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TL_INLINE inline __attribute__((always_inline))
+#else
+#define TL_INLINE inline
+#endif
+
+namespace tl {
+/// @brief Signed index type used for extents, strides and element offsets.
+using index_t = std::int64_t;
+}  // namespace tl

@@ -1,0 +1,12 @@
+#pragma once
+/// @file core.hpp
+/// @brief Aggregator for the core layer.
+#include "tl/core/complex.hpp"
+#include "tl/core/config.hpp"
+#include "tl/core/dtype.hpp"
+#include "tl/core/error.hpp"
+#include "tl/core/expression.hpp"
+#include "tl/core/extents.hpp"
+#include "tl/core/slice.hpp"
+#include "tl/core/storage.hpp"
+#include "tl/core/tensor.hpp"

@@ -1,0 +1,149 @@
+#pragma once
+/// @file thread_pool.hpp
+/// @brief A small fork-join thread pool for the CPU evaluator; `tl::set_num_threads` sizes it.
+///
+/// `parallel_for(n, f)` runs f(0..n-1) over the pool, the calling thread included; an exception
+/// thrown by a task is rethrown in the caller. Calls from inside a task run serially.
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "tl/core/config.hpp"
+#include "tl/core/error.hpp"
+
+namespace tl {
+namespace detail {
+
+class thread_pool {
+ public:
+  static thread_pool& instance() {
+    static thread_pool pool;
+    return pool;
+  }
+  ~thread_pool() { stop(); }
+
+  int num_threads() const { return m_nthreads; }
+  void set_num_threads(int n) {
+    if (n < 1) throw value_error(cat_str("tl::set_num_threads: the thread count must be >= 1, got ", n));
+    std::lock_guard<std::mutex> run(m_run_mutex);
+    stop();
+    m_nthreads = n;
+    start();
+  }
+
+  template <class F>
+  void parallel_for(index_t n, F&& f) {
+    if (n <= 0) return;
+    if (n == 1 || m_nthreads == 1 || in_worker()) {
+      for (index_t i = 0; i < n; ++i) f(i);
+      return;
+    }
+    std::lock_guard<std::mutex> run(m_run_mutex);
+    std::function<void(index_t)> fn = std::ref(f);
+    job j;
+    j.fn = &fn;
+    j.total = n;
+    {
+      std::lock_guard<std::mutex> lk(m_mutex);
+      m_job = &j;
+      j.active = 1;  // the calling thread
+      ++m_generation;
+    }
+    m_cv.notify_all();
+    work(j);
+    {
+      std::unique_lock<std::mutex> lk(m_mutex);
+      --j.active;
+      m_job = nullptr;  // no worker can join this job any more
+      m_done_cv.wait(lk, [&] { return j.active == 0; });
+    }
+    if (j.error) std::rethrow_exception(j.error);
+  }
+
+ private:
+  struct job {
+    std::function<void(index_t)>* fn = nullptr;
+    index_t total = 0;
+    std::atomic<index_t> next{0};
+    int active = 0;  // threads working on this job (guarded by m_mutex)
+    std::exception_ptr error;
+  };
+
+  thread_pool() {
+    m_nthreads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    start();
+  }
+  static bool& in_worker() {
+    thread_local bool flag = false;
+    return flag;
+  }
+  void work(job& j) {
+    const bool was = in_worker();
+    in_worker() = true;
+    for (index_t i; (i = j.next.fetch_add(1)) < j.total;) {
+      try {
+        (*j.fn)(i);
+      } catch (...) {
+        std::lock_guard<std::mutex> lk(m_mutex);
+        if (!j.error) j.error = std::current_exception();
+      }
+    }
+    in_worker() = was;
+  }
+  void start() {
+    m_quit = false;
+    for (int t = 1; t < m_nthreads; ++t)
+      m_workers.emplace_back([this] {
+        std::uint64_t seen = 0;
+        for (;;) {
+          job* j;
+          {
+            std::unique_lock<std::mutex> lk(m_mutex);
+            m_cv.wait(lk, [&] { return m_quit || (m_generation != seen && m_job); });
+            if (m_quit) return;
+            seen = m_generation;
+            j = m_job;
+            ++j->active;
+          }
+          work(*j);
+          {
+            std::lock_guard<std::mutex> lk(m_mutex);
+            --j->active;
+          }
+          m_done_cv.notify_all();
+        }
+      });
+  }
+  void stop() {
+    {
+      std::lock_guard<std::mutex> lk(m_mutex);
+      m_quit = true;
+    }
+    m_cv.notify_all();
+    for (auto& w : m_workers) w.join();
+    m_workers.clear();
+  }
+
+  int m_nthreads = 1;
+  std::vector<std::thread> m_workers;
+  std::mutex m_mutex, m_run_mutex;
+  std::condition_variable m_cv, m_done_cv;
+  job* m_job = nullptr;
+  std::uint64_t m_generation = 0;
+  bool m_quit = false;
+};
+
+}  // namespace detail
+
+/// @brief Sets the number of CPU threads tl uses (default: the hardware concurrency).
+inline void set_num_threads(int n) { detail::thread_pool::instance().set_num_threads(n); }
+/// @brief The number of CPU threads tl uses.
+inline int get_num_threads() { return detail::thread_pool::instance().num_threads(); }
+
+}  // namespace tl

@@ -1,0 +1,4 @@
+#pragma once
+/// @file ops.hpp
+/// @brief Aggregator for materializing tensor operations (joining, indexing, sorting, matmul).
+#include "tl/eval/eval.hpp"
