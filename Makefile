@@ -1,0 +1,83 @@
+# Thin convenience wrapper around the CMake presets (see CMakePresets.json).
+#
+#   make deps            install missing build dependencies (Debian/Ubuntu; root)
+#   make demo            build and run examples/quickstart.cpp
+#   make test            release build + ctest
+#   make test-sanitize   ASan/UBSan debug build + ctest
+#   make bench           release build + run every benchmark
+#   make clean           remove build/
+#
+# Parallelism defaults to 2 jobs; override with e.g. `make test JOBS=8`.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+JOBS ?= 2
+export CMAKE_BUILD_PARALLEL_LEVEL ?= $(JOBS)
+export CTEST_PARALLEL_LEVEL ?= $(JOBS)
+
+DEPS       := cmake ninja-build g++ libxsimd-dev doctest-dev libbenchmark-dev
+BENCH_PEERS := libeigen3-dev xtensor-dev
+
+.PHONY: all deps deps-bench demo test test-sanitize bench clean
+
+all: test
+
+# $(1): package list. $(2): "required" (fail when missing and not root) or
+# "optional" (just report). Packages are only installed when something is missing.
+define ensure_packages
+if ! command -v dpkg >/dev/null 2>&1; then \
+  echo "deps: dpkg not available; make sure these are installed: $(1)"; \
+  exit 0; \
+fi; \
+missing=""; \
+for p in $(1); do \
+  status="$$(dpkg -s "$$p" 2>/dev/null || true)"; \
+  case "$$status" in \
+    *"Status: install ok installed"*) ;; \
+    *) missing="$$missing $$p" ;; \
+  esac; \
+done; \
+if [ -z "$$missing" ]; then \
+  echo "deps: all present ($(1))"; \
+elif [ "$$(id -u)" -eq 0 ]; then \
+  echo "deps: installing:$$missing"; \
+  apt-get update; \
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
+elif [ "$(2)" = "required" ]; then \
+  echo "deps: missing packages:$$missing"; \
+  echo "deps: install them with: sudo apt-get install$$missing"; \
+  exit 1; \
+else \
+  echo "deps: optional packages not installed (skipped):$$missing"; \
+fi
+endef
+
+deps:
+	@$(call ensure_packages,$(DEPS),required)
+
+deps-bench: deps
+	@$(call ensure_packages,$(BENCH_PEERS),optional)
+
+demo: deps
+	cmake --preset release
+	cmake --build --preset release --target example_quickstart
+	./build/release/examples/example_quickstart
+
+test: deps
+	cmake --preset release
+	cmake --build --preset release
+	ctest --preset release
+
+test-sanitize: deps
+	cmake --preset debug-sanitize
+	cmake --build --preset debug-sanitize
+	ctest --preset debug-sanitize
+
+bench: deps-bench
+	cmake --preset release
+	cmake --build --preset release
+	cmake --build --preset release --target run_benchmarks
+
+clean:
+	rm -rf build
