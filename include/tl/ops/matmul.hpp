@@ -1,0 +1,126 @@
+#pragma once
+/// @file matmul.hpp
+/// @brief tl::matmul with torch's semantics: dot, matrix-vector, matrix-matrix and batched products.
+#include <algorithm>
+#include <type_traits>
+#include <utility>
+
+#include "tl/core/error.hpp"
+#include "tl/core/tensor.hpp"
+#include "tl/expr/elementwise.hpp"
+#include "tl/ops/detail/gemm.hpp"
+#include "tl/ops/detail/loops.hpp"
+
+namespace tl {
+
+namespace detail {
+/// Rank of matmul's result for operand ranks RA, RB (both >= 1), as torch.matmul defines it.
+template <std::size_t RA, std::size_t RB>
+inline constexpr std::size_t matmul_rank_v =
+    (RA == 1 && RB == 1) ? 0 : (RA == 1 ? RB - 1 : (RB == 1 ? RA - 1 : (RA > RB ? RA : RB)));
+
+/// A contiguous, conjugate-resolved tensor of dtype V holding the expression's values.
+template <class V, expression E>
+auto contiguous_as(E&& e) {
+  using D = std::remove_cvref_t<E>;
+  if constexpr (is_tensor_v<D> && std::is_same_v<typename D::value_type, V>) {
+    return tensor<V, D::rank>(e).contiguous();
+  } else {
+    return tensor<V, D::rank>(astype<V>(std::forward<E>(e)));
+  }
+}
+}  // namespace detail
+
+/// @brief Matrix product with torch.matmul's rules: 1-D x 1-D is a dot product (rank 0); 2-D x 2-D
+/// the matrix product; a 1-D first (second) operand gets a dim of 1 prepended (appended) that is
+/// removed from the result; otherwise the leading (batch) dims broadcast, e.g. [2, 1, 3, 4] x
+/// [5, 4, 6] -> [2, 5, 3, 6]. The result has the promoted dtype and a rank fixed at compile time.
+///
+/// @code
+/// tl::tensor<float, 2> c = tl::matmul(a, b);       // [m, k] x [k, n]
+/// tl::tensor<double, 1> y = tl::matmul(m, x);      // [m, k] x [k]
+/// @endcode
+template <expression A, expression B>
+auto matmul(A&& a, B&& b) {
+  using DA = std::remove_cvref_t<A>;
+  using DB = std::remove_cvref_t<B>;
+  constexpr std::size_t RA = DA::rank, RB = DB::rank;
+  using V = promote_t<typename DA::value_type, typename DB::value_type>;
+  static_assert(RA >= 1 && RB >= 1, "tl: both arguments to matmul need to be at least 1-D (torch raises the same)");
+  static_assert(!std::is_same_v<V, bool>,
+                "tl: matmul is not implemented for bool tensors (torch raises \"not implemented for 'Bool'\"); "
+                "cast with tl::astype<int64_t> first");
+  constexpr std::size_t RO = detail::matmul_rank_v<RA, RB>;
+  constexpr std::size_t BA = RA > 2 ? RA - 2 : 0, BB = RB > 2 ? RB - 2 : 0, BR = BA > BB ? BA : BB;
+
+  const shape_t<RA> as = a.shape();
+  const shape_t<RB> bs = b.shape();
+  const index_t m = RA == 1 ? 1 : as[RA - 2];
+  const index_t ka = as[RA - 1];
+  const index_t kb = RB == 1 ? bs[0] : bs[RB - 2];
+  const index_t n = RB == 1 ? 1 : bs[RB - 1];
+  if (ka != kb)
+    throw shape_error(detail::cat_str("tl::matmul: shapes ", detail::shape_str(as), " and ", detail::shape_str(bs),
+                                      " cannot be multiplied (inner extents ", ka, " and ", kb, " differ)"));
+  const index_t k = ka;
+
+  // Broadcast the batch dims (right-aligned); batch strides count whole matrices, 0 on broadcast.
+  shape_t<BR> batch{}, astr{}, bstr{};
+  {
+    index_t acc_a = 1, acc_b = 1;
+    for (std::size_t q = BR; q-- > 0;) {
+      const std::ptrdiff_t qa = static_cast<std::ptrdiff_t>(q) - static_cast<std::ptrdiff_t>(BR - BA);
+      const std::ptrdiff_t qb = static_cast<std::ptrdiff_t>(q) - static_cast<std::ptrdiff_t>(BR - BB);
+      const index_t ea = qa >= 0 ? as[qa] : 1, eb = qb >= 0 ? bs[qb] : 1;
+      if (ea != eb && ea != 1 && eb != 1)
+        throw shape_error(detail::cat_str("tl::matmul: the batch dims of shapes ", detail::shape_str(as), " and ",
+                                          detail::shape_str(bs), " cannot be broadcast (extent ", ea, " vs ", eb,
+                                          ")"));
+      batch[q] = ea == 1 ? eb : ea;
+      astr[q] = (ea == 1) ? 0 : acc_a;
+      bstr[q] = (eb == 1) ? 0 : acc_b;
+      acc_a *= ea;
+      acc_b *= eb;
+    }
+  }
+
+  shape_t<RO> os{};
+  {
+    std::size_t o = 0;
+    for (std::size_t q = 0; q < BR; ++q) os[o++] = batch[q];
+    if constexpr (RA > 1) os[o++] = m;
+    if constexpr (RB > 1) os[o++] = n;
+  }
+  tensor<V, RO> out(os);
+  if (out.numel() == 0) return out;
+  if (k == 0) {
+    std::fill(out.data(), out.data() + out.numel(), V{});
+    return out;
+  }
+
+  const auto ac = detail::contiguous_as<V>(std::forward<A>(a));
+  const auto bc = detail::contiguous_as<V>(std::forward<B>(b));
+  const V* ap = ac.data();
+  const V* bp = bc.data();
+  V* cp = out.data();
+  const index_t nbatch = detail::numel(batch);
+  // Tasks are (batch, block of rows) pairs; a range of tasks does at least ~64k multiply-adds.
+  const index_t rows_per_block = std::max<index_t>(4, std::min<index_t>(64, (m + 3) / 4 * 4));
+  const index_t blocks = (m + rows_per_block - 1) / rows_per_block;
+  const index_t work = std::max<index_t>(1, rows_per_block * k * n);
+  const index_t grain = std::max<index_t>(1, (index_t{1} << 16) / work);
+  detail::parallel_ranges(nbatch * blocks, grain, [&](index_t lo, index_t hi) {
+    for (index_t t = lo; t < hi; ++t) {
+      const index_t bi = t / blocks, blk = t % blocks;
+      std::array<index_t, BR> bix{};
+      detail::unravel(batch, bi, bix);
+      const index_t aoff = detail::offset_of(bix, astr) * m * k;
+      const index_t boff = detail::offset_of(bix, bstr) * k * n;
+      const index_t i0 = blk * rows_per_block, i1 = std::min(m, i0 + rows_per_block);
+      detail::gemm_rows(ap + aoff, bp + boff, cp + bi * m * n, i0, i1, k, n);
+    }
+  });
+  return out;
+}
+
+}  // namespace tl
