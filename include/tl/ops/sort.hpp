@@ -12,9 +12,10 @@
 
 namespace tl {
 
-/// @brief What tl::sort and tl::topk return: the values and their int64 indices along the dim.
+/// @brief What tl::sort and tl::topk return (torch.return_types.sort / topk): the values and their
+/// int64 indices along the dim.
 template <class T, std::size_t R>
-struct values_indices {
+struct sort_result {
   tensor<T, R> values;
   tensor<std::int64_t, R> indices;
 };
@@ -36,7 +37,7 @@ auto sort(E&& t, index_t dim = -1, bool descending = false, bool stable = false)
   (void)stable;
   const std::size_t d = detail::wrap_dim("sort", dim, R);
   const auto src = detail::materialize(std::forward<E>(t));
-  values_indices<T, R> r{tensor<T, R>(src.shape()), tensor<std::int64_t, R>(src.shape())};
+  sort_result<T, R> r{tensor<T, R>(src.shape()), tensor<std::int64_t, R>(src.shape())};
   T* vp = r.values.data();
   std::int64_t* ip = r.indices.data();
   detail::for_each_line(src, d, src.shape(), [&](auto& buf, index_t off, index_t os) {

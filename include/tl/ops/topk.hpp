@@ -36,7 +36,7 @@ auto topk(E&& t, index_t k, index_t dim = -1, bool largest = true, bool sorted =
                                       " (shape ", detail::shape_str(src.shape()), ")"));
   shape_t<R> os = src.shape();
   if constexpr (R > 0) os[d] = k;
-  values_indices<T, R> r{tensor<T, R>(os), tensor<std::int64_t, R>(os)};
+  sort_result<T, R> r{tensor<T, R>(os), tensor<std::int64_t, R>(os)};
   T* vp = r.values.data();
   std::int64_t* ip = r.indices.data();
   detail::for_each_line(src, d, os, [&](auto& buf, index_t off, index_t ost) {
