@@ -1,0 +1,221 @@
+#pragma once
+/// @file reducers.hpp
+/// @brief Internal: the reducer functors (detail header). See detail/kernel.hpp for the interface.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include <xsimd/xsimd.hpp>
+
+#include "tl/core/complex.hpp"
+#include "tl/core/dtype.hpp"
+#include "tl/expr/functors.hpp"
+
+namespace tl::detail {
+
+/// Result dtype of sum/prod/cumsum/cumprod: bool and integers accumulate in int64 (torch).
+template <class T>
+using sum_type_t = std::conditional_t<(category<T>() <= 1), std::int64_t, T>;
+
+template <class T>
+TL_INLINE bool is_nan_value(const T& x) {
+  if constexpr (std::is_floating_point_v<T>) return std::isnan(x);
+  else if constexpr (is_complex_v<T>) return std::isnan(x.re) || std::isnan(x.im);
+  else return false;
+}
+
+template <class B>
+TL_INLINE typename B::value_type hfold_in_order(const B& b, auto&& f) {
+  using T = typename B::value_type;
+  alignas(64) T tmp[B::size];
+  b.store_aligned(tmp);
+  T r = tmp[0];
+  for (std::size_t i = 1; i < B::size; ++i) r = f(r, tmp[i]);
+  return r;
+}
+
+/// Sum of elements cast to A.
+template <class A>
+struct sum_reducer {
+  using acc_type = A;
+  template <class V>
+  static constexpr bool simd = std::is_same_v<V, A> && simd_type_v<A>;
+  A init() const { return A(0); }
+  template <class V>
+  TL_INLINE A map(const V& x, index_t) const { return cast_fn<A>{}(x); }
+  TL_INLINE A combine(const A& a, const A& b) const { return a + b; }
+  template <class B>
+  TL_INLINE B pinit() const { return B(A(0)); }
+  template <class B>
+  TL_INLINE B pmap(const B& x) const { return x; }
+  template <class B>
+  TL_INLINE B pcombine(const B& a, const B& b) const { return a + b; }
+  template <class B>
+  TL_INLINE A hreduce(const B& b) const { return xsimd::hadd(b); }
+};
+
+/// Product of elements cast to A.
+template <class A>
+struct prod_reducer {
+  using acc_type = A;
+  template <class V>
+  static constexpr bool simd = std::is_same_v<V, A> && simd_type_v<A> && std::is_floating_point_v<A>;
+  A init() const { return A(1); }
+  template <class V>
+  TL_INLINE A map(const V& x, index_t) const { return cast_fn<A>{}(x); }
+  TL_INLINE A combine(const A& a, const A& b) const { return a * b; }
+  template <class B>
+  TL_INLINE B pinit() const { return B(A(1)); }
+  template <class B>
+  TL_INLINE B pmap(const B& x) const { return x; }
+  template <class B>
+  TL_INLINE B pcombine(const B& a, const B& b) const { return a * b; }
+  template <class B>
+  TL_INLINE A hreduce(const B& b) const { return hfold_in_order(b, [](A x, A y) { return x * y; }); }
+};
+
+/// Sum of |x|^2 (real result; the squared modulus for complex).
+template <class A>
+struct sumsq_reducer {
+  using acc_type = A;
+  template <class V>
+  static constexpr bool simd = std::is_same_v<V, A> && simd_float_v<A>;
+  A init() const { return A(0); }
+  template <class V>
+  TL_INLINE A map(const V& x, index_t) const {
+    if constexpr (is_complex_v<V>) return A(x.re) * A(x.re) + A(x.im) * A(x.im);
+    else return A(x) * A(x);
+  }
+  TL_INLINE A combine(const A& a, const A& b) const { return a + b; }
+  template <class B>
+  TL_INLINE B pinit() const { return B(A(0)); }
+  template <class B>
+  TL_INLINE B pmap(const B& x) const { return x * x; }
+  template <class B>
+  TL_INLINE B pcombine(const B& a, const B& b) const { return a + b; }
+  template <class B>
+  TL_INLINE A hreduce(const B& b) const { return xsimd::hadd(b); }
+};
+
+/// Sum of |x| (real result).
+template <class A>
+struct abs_sum_reducer : sumsq_reducer<A> {
+  template <class V>
+  TL_INLINE A map(const V& x, index_t) const {
+    if constexpr (is_complex_v<V>) return static_cast<A>(tl::abs(x));
+    else return std::fabs(A(x));
+  }
+  template <class B>
+  TL_INLINE B pmap(const B& x) const { return xsimd::abs(x); }
+};
+
+/// Sum of |x|^p for a general p (scalar path).
+template <class A>
+struct abs_pow_reducer {
+  using acc_type = A;
+  template <class V>
+  static constexpr bool simd = false;
+  A p;
+  A init() const { return A(0); }
+  template <class V>
+  TL_INLINE A map(const V& x, index_t) const {
+    A a;
+    if constexpr (is_complex_v<V>) a = static_cast<A>(tl::abs(x));
+    else a = std::fabs(A(x));
+    return std::pow(a, p);
+  }
+  TL_INLINE A combine(const A& a, const A& b) const { return a + b; }
+};
+
+/// Number of nonzero elements (as A).
+template <class A>
+struct count_reducer {
+  using acc_type = A;
+  template <class V>
+  static constexpr bool simd = false;
+  A init() const { return A(0); }
+  template <class V>
+  TL_INLINE A map(const V& x, index_t) const { return x != V(0) ? A(1) : A(0); }
+  TL_INLINE A combine(const A& a, const A& b) const { return a + b; }
+};
+
+/// all (IsAll) / any of the elements' truth values.
+template <bool IsAll>
+struct logical_reducer {
+  using acc_type = bool;
+  template <class V>
+  static constexpr bool simd = false;
+  bool init() const { return IsAll; }
+  template <class V>
+  TL_INLINE bool map(const V& x, index_t) const { return x != V(0); }
+  TL_INLINE bool combine(bool a, bool b) const { return IsAll ? (a && b) : (a || b); }
+};
+
+/// amax (IsMax) / amin; NaN propagates.
+template <class A, bool IsMax>
+struct extreme_reducer {
+  static_assert(!is_complex_v<A>, "tl: max/min/amax/amin are not defined for complex tensors");
+  using acc_type = A;
+  template <class V>
+  static constexpr bool simd = std::is_same_v<V, A> && simd_type_v<A>;
+  A init() const {
+    if constexpr (std::is_same_v<A, bool>) return !IsMax;
+    else if constexpr (std::is_floating_point_v<A>)
+      return IsMax ? -std::numeric_limits<A>::infinity() : std::numeric_limits<A>::infinity();
+    else return IsMax ? std::numeric_limits<A>::lowest() : std::numeric_limits<A>::max();
+  }
+  template <class V>
+  TL_INLINE A map(const V& x, index_t) const { return x; }
+  TL_INLINE A combine(const A& a, const A& b) const {
+    if constexpr (std::is_same_v<A, bool>) return IsMax ? (a || b) : (a && b);
+    else if constexpr (std::is_floating_point_v<A>) {
+      if (std::isnan(a)) return a;
+      if (std::isnan(b)) return b;
+    }
+    if constexpr (IsMax) return b > a ? b : a;
+    else return b < a ? b : a;
+  }
+  template <class B>
+  TL_INLINE B pinit() const { return B(init()); }
+  template <class B>
+  TL_INLINE B pmap(const B& x) const { return x; }
+  template <class B>
+  TL_INLINE B pcombine(const B& a, const B& b) const {
+    if constexpr (std::is_floating_point_v<A>) {
+      const auto pick_a = xsimd::isnan(a) || (IsMax ? (a >= b) : (a <= b));
+      return xsimd::select(pick_a, a, b);
+    } else {
+      return IsMax ? xsimd::max(a, b) : xsimd::min(a, b);
+    }
+  }
+  template <class B>
+  TL_INLINE A hreduce(const B& b) const { return hfold_in_order(b, [this](A x, A y) { return combine(x, y); }); }
+};
+
+/// Value and position of the first maximum (IsMax) / minimum; a NaN counts as the extreme.
+template <class V, bool IsMax>
+struct arg_reducer {
+  static_assert(!is_complex_v<V>, "tl: argmax/argmin/max/min are not defined for complex tensors");
+  struct acc_type {
+    V v{};
+    index_t i = -1;
+  };
+  template <class>
+  static constexpr bool simd = false;
+  acc_type init() const { return {}; }
+  template <class X>
+  TL_INLINE acc_type map(const X& x, index_t k) const { return {x, k}; }
+  TL_INLINE acc_type combine(const acc_type& a, const acc_type& b) const {
+    if (a.i < 0) return b;
+    if (b.i < 0) return a;
+    if constexpr (std::is_floating_point_v<V>) {
+      if (std::isnan(a.v)) return a;
+      if (std::isnan(b.v)) return b;
+    }
+    if constexpr (IsMax) return b.v > a.v ? b : a;
+    else return b.v < a.v ? b : a;
+  }
+};
+
+}  // namespace tl::detail

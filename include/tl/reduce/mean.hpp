@@ -1,0 +1,32 @@
+#pragma once
+/// @file mean.hpp
+/// @brief tl::mean: the arithmetic mean over all or some dims (torch.mean).
+#include "tl/reduce/detail/reducers.hpp"
+#include "tl/reduce/detail/run.hpp"
+
+namespace tl {
+
+/// @brief Mean over every dim or the given dims (torch.mean); floating or complex input only.
+///
+/// The mean of zero elements is NaN; NaN propagates.
+/// @code
+/// tl::tensor<double, 1> m = tl::mean(x, -1);
+/// @endcode
+template <expression E, class... A>
+  requires detail::reduce_dim_args<detail::rank_of<E>, A...>
+auto mean(E&& e, const A&... args) {
+  using V = detail::value_of<E>;
+  static_assert(detail::category<V>() >= 2,
+                "tl::mean: the input must be floating or complex (torch.mean rejects integer and bool tensors); "
+                "cast it first, e.g. tl::mean(tl::astype<float>(x))");
+  using Rt = real_t<V>;
+  return detail::reduce_with<V>("mean", detail::sum_reducer<V>{}, std::forward<E>(e),
+                                [](const V& a, index_t n) {
+                                  const Rt dn = static_cast<Rt>(n);
+                                  if constexpr (is_complex_v<V>) return V(a.re / dn, a.im / dn);
+                                  else return a / dn;
+                                },
+                                args...);
+}
+
+}  // namespace tl
