@@ -74,6 +74,7 @@ T abs(const complex<T>& z) { return std::hypot(z.re, z.im); }
 template <class T>
 T arg(const complex<T>& z) { return std::atan2(z.im, z.re); }
 template <class T>
+  requires std::is_floating_point_v<T>
 complex<T> polar(T r, T theta) { return {r * std::cos(theta), r * std::sin(theta)}; }
 
 #define TL_COMPLEX_VIA_STD(name) \

@@ -28,6 +28,21 @@ inline constexpr bool simd_float_v = std::is_same_v<T, float> || std::is_same_v<
 template <class T>
 inline constexpr bool simd_arith_v = simd_float_v<T> || std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t>;
 
+/// Evaluates a float packet through double precision (for ops whose float kernels in xsimd
+/// exceed 2 ULP): the result is the correctly rounded double result, within 1 ULP in float.
+template <class B, class F>
+TL_INLINE B float_via_double(const B& x, F&& f) {
+  using D = xsimd::batch<double, typename B::arch_type>;
+  constexpr std::size_t n = B::size, m = D::size;
+  alignas(64) float xf[n];
+  alignas(64) double xd[n];
+  x.store_aligned(xf);
+  for (std::size_t i = 0; i < n; ++i) xd[i] = xf[i];
+  for (std::size_t i = 0; i < n; i += m) f(D::load_aligned(xd + i)).store_aligned(xd + i);
+  for (std::size_t i = 0; i < n; ++i) xf[i] = static_cast<float>(xd[i]);
+  return B::load_aligned(xf);
+}
+
 /// Base for ops that compute in a floating type (ints and bool become float).
 struct floating_unary {
   template <class T>
@@ -58,8 +73,6 @@ TL_FLOAT_UNARY(log, log)
 TL_FLOAT_UNARY(log10, log10)
 TL_FLOAT_UNARY(sin, sin)
 TL_FLOAT_UNARY(cos, cos)
-TL_FLOAT_UNARY(tan, tan)
-TL_FLOAT_UNARY(asin, asin)
 TL_FLOAT_UNARY(acos, acos)
 TL_FLOAT_UNARY(atan, atan)
 TL_FLOAT_UNARY(sinh, sinh)
@@ -69,6 +82,36 @@ TL_FLOAT_UNARY(asinh, asinh)
 TL_FLOAT_UNARY(acosh, acosh)
 TL_FLOAT_UNARY(atanh, atanh)
 #undef TL_FLOAT_UNARY
+
+/// tan and asin: float packets go through double; double tan uses libm (xsimd's is 2.2 ULP).
+struct tan_fn : floating_unary {
+  static constexpr const char* name = "tan";
+  template <class T>
+  static constexpr bool simd = std::is_same_v<T, float>;
+  template <class T>
+  TL_INLINE T operator()(T x) const {
+    using std::tan;
+    return tan(x);
+  }
+  template <class B>
+  TL_INLINE B packet(const B& x) const {
+    return float_via_double(x, [](const auto& d) { return xsimd::tan(d); });
+  }
+};
+struct asin_fn : floating_unary {
+  static constexpr const char* name = "asin";
+  template <class T>
+  TL_INLINE T operator()(T x) const {
+    using std::asin;
+    return asin(x);
+  }
+  template <class B>
+  TL_INLINE B packet(const B& x) const {
+    if constexpr (std::is_same_v<typename B::value_type, float>)
+      return float_via_double(x, [](const auto& d) { return xsimd::asin(d); });
+    else return xsimd::asin(x);
+  }
+};
 
 /// Real-only floating functions (complex operands are rejected at compile time).
 #define TL_REAL_UNARY(NAME, XS)                                                                    \
@@ -112,7 +155,9 @@ struct sigmoid_fn : floating_unary {
   }
   template <class B>
   TL_INLINE B packet(const B& x) const {
-    return B(1) / (B(1) + xsimd::exp(-x));
+    if constexpr (std::is_same_v<typename B::value_type, float>)
+      return float_via_double(x, [](const auto& d) { return decltype(d)(1) / (decltype(d)(1) + xsimd::exp(-d)); });
+    else return B(1) / (B(1) + xsimd::exp(-x));
   }
 };
 

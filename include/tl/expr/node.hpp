@@ -149,8 +149,9 @@ struct node_base {
       if (ix[d] < 0 || ix[d] >= s[d])
         throw index_error(cat_str("tl::expression: index ", ix[d], " is out of range for dim ", d, " of extent ",
                                   s[d], " (shape ", shape_str(s), ")"));
-    if constexpr (R == 0) return self.row(nullptr).get(0);
-    else return self.row(ix.data()).get(ix[R - 1]);
+    const auto full = self.bcast(s);  // leaves at full rank, so rows index every operand correctly
+    if constexpr (R == 0) return full.row(nullptr).get(0);
+    else return full.row(ix.data()).get(ix[R - 1]);
   }
 };
 

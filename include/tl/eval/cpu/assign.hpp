@@ -155,8 +155,12 @@ void eval_into(const basic_tensor<T, Ext>& dst, const E& e) {
                   "tl: only += and *= (logical or / and) are defined for bool tensors");
   }
   const auto es = node.shape();
-  const auto bs = broadcast_shapes("assign", es, dst.shape());
-  if (bs != dst.shape())
+  bool fits = true;
+  for (std::size_t k = 0; k < N::rank; ++k) {
+    const index_t x = es[N::rank - 1 - k], y = dst.shape()[R - 1 - k];
+    fits = fits && (x == y || x == 1);
+  }
+  if (!fits)
     throw shape_error(cat_str("tl::assign: an expression of shape ", shape_str(es),
                               " cannot be written into a tensor of shape ", shape_str(dst.shape())));
   if (dst.numel() == 0) return;
