@@ -8,6 +8,7 @@
 #include "tl/core/error.hpp"
 #include "tl/core/expression.hpp"
 #include "tl/core/extents.hpp"
+#include "tl/core/print.hpp"
 #include "tl/core/random.hpp"
 #include "tl/core/slice.hpp"
 #include "tl/core/storage.hpp"
