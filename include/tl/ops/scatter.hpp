@@ -35,9 +35,10 @@ void check_scatter_shapes(const char* op, std::size_t d, const shape_t<R>& self,
 
 /// Writes (Add = false) or adds (Add = true) get(src_offset) into dst at the scattered positions.
 /// `dst` may be a strided or conjugated view; it is written through its strides.
-template <bool Add, class T, std::size_t R, class Get>
-void scatter_into(const char* op, const tensor<T, R>& dst, std::size_t d, const tensor<std::int64_t, R>& idx,
-                  const shape_t<R>& src_strides, Get get) {
+template <bool Add, class T, class Ext, class Get>
+void scatter_into(const char* op, const basic_tensor<T, Ext>& dst, std::size_t d,
+                  const tensor<std::int64_t, Ext::rank>& idx, const shape_t<Ext::rank>& src_strides, Get get) {
+  constexpr std::size_t R = Ext::rank;
   const auto& is = idx.shape();
   const index_t total = idx.numel();
   if (total == 0) return;
@@ -62,8 +63,9 @@ void scatter_into(const char* op, const tensor<T, R>& dst, std::size_t d, const 
   }
 }
 
-template <bool Add, class T, std::size_t R, class Src, class I>
-void scatter_tensor(const char* op, const tensor<T, R>& dst, index_t dim, I&& index, Src&& src) {
+template <bool Add, class T, class Ext, class Src, class I>
+void scatter_tensor(const char* op, const basic_tensor<T, Ext>& dst, index_t dim, I&& index, Src&& src) {
+  constexpr std::size_t R = Ext::rank;
   using S = std::remove_cvref_t<Src>;
   static_assert(std::remove_cvref_t<I>::rank == R, "tl: scatter needs an index tensor of the same rank as self");
   const std::size_t d = wrap_dim(op, dim, R);

@@ -48,8 +48,9 @@ struct descending_key {
 /// already filled with the line's elements. `oshape` is the output shape (same as src's except
 /// along d), outputs are contiguous: the body gets the output offset of the line's first element
 /// and the output stride along d.
-template <class T, std::size_t R, class Body>
-void for_each_line(const tensor<T, R>& src, std::size_t d, const shape_t<R>& oshape, Body&& body) {
+template <class T, class Ext, class Body>
+void for_each_line(const basic_tensor<T, Ext>& src, std::size_t d, const shape_t<Ext::rank>& oshape, Body&& body) {
+  constexpr std::size_t R = Ext::rank;
   const auto& sh = src.shape();
   if (detail::numel(sh) == 0 || detail::numel(oshape) == 0) return;
   const index_t n = R == 0 ? 1 : sh[d];
