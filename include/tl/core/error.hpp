@@ -56,10 +56,10 @@ std::string cat_str(const Args&... args) {
 /// Normalizes a possibly negative dimension; throws index_error naming the op.
 inline std::size_t wrap_dim(const char* op, index_t dim, std::size_t rank) {
   const index_t r = static_cast<index_t>(rank);
-  if (dim < -r || dim >= r || (r == 0 && dim != 0 && dim != -1))
+  if (r == 0 ? (dim != 0 && dim != -1) : (dim < -r || dim >= r))
     throw index_error(cat_str("tl::", op, ": dimension ", dim, " is out of range for a tensor of rank ", rank,
-                              " (expected a value in [", -r, ", ", r == 0 ? 0 : r - 1, "])"));
-  return static_cast<std::size_t>(dim < 0 ? dim + r : dim);
+                              " (expected a value in [", r == 0 ? -1 : -r, ", ", r == 0 ? 0 : r - 1, "])"));
+  return r == 0 ? 0 : static_cast<std::size_t>(dim < 0 ? dim + r : dim);
 }
 }  // namespace detail
 }  // namespace tl
