@@ -41,7 +41,7 @@
 ///
 /// The uniforms and integers are bit-identical on every backend; normals are as exact as the
 /// backend's double-precision log/sqrt/sin/cos (correctly rounded in practice after rounding to float).
-#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <mutex>
 
@@ -49,25 +49,42 @@
 
 namespace tl {
 
+/// @brief N 32-bit words: a Philox counter (N = 4) or key (N = 2). A plain aggregate usable in
+/// device code (std::array's members are host-only for nvcc without --expt-relaxed-constexpr).
+template <std::size_t N>
+struct philox_words {
+  std::uint32_t v[N];
+  TL_HD constexpr std::uint32_t& operator[](std::size_t i) { return v[i]; }
+  TL_HD constexpr const std::uint32_t& operator[](std::size_t i) const { return v[i]; }
+  friend TL_HD constexpr bool operator==(const philox_words& a, const philox_words& b) {
+    for (std::size_t i = 0; i < N; ++i)
+      if (a.v[i] != b.v[i]) return false;
+    return true;
+  }
+};
+/// @brief A Philox 4x32 counter (also the type of a generated block).
+using philox_counter = philox_words<4>;
+/// @brief A Philox 4x32 key.
+using philox_key = philox_words<2>;
+
 /// @brief Philox 4x32-10: the 128-bit block for `counter` under `key` (a pure function, host and device).
 ///
 /// @code
 /// auto r = tl::philox4x32_10({0, 0, 0, 0}, {0, 0});  // {0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}
 /// @endcode
-TL_HD constexpr std::array<std::uint32_t, 4> philox4x32_10(std::array<std::uint32_t, 4> ctr,
-                                                           std::array<std::uint32_t, 2> key) {
+TL_HD constexpr philox_counter philox4x32_10(philox_counter ctr, philox_key key) {
   constexpr std::uint32_t m0 = 0xD2511F53u, m1 = 0xCD9E8D57u;
   constexpr std::uint32_t w0 = 0x9E3779B9u, w1 = 0xBB67AE85u;
   for (int round = 0; round < 10; ++round) {
     if (round > 0) {
-      key[0] += w0;
-      key[1] += w1;
+      key.v[0] += w0;
+      key.v[1] += w1;
     }
-    const std::uint64_t p0 = static_cast<std::uint64_t>(m0) * ctr[0];
-    const std::uint64_t p1 = static_cast<std::uint64_t>(m1) * ctr[2];
+    const std::uint64_t p0 = static_cast<std::uint64_t>(m0) * ctr.v[0];
+    const std::uint64_t p1 = static_cast<std::uint64_t>(m1) * ctr.v[2];
     const std::uint32_t hi0 = static_cast<std::uint32_t>(p0 >> 32), lo0 = static_cast<std::uint32_t>(p0);
     const std::uint32_t hi1 = static_cast<std::uint32_t>(p1 >> 32), lo1 = static_cast<std::uint32_t>(p1);
-    ctr = {hi1 ^ ctr[1] ^ key[0], lo1, hi0 ^ ctr[3] ^ key[1], lo0};
+    ctr = {{hi1 ^ ctr.v[1] ^ key.v[0], lo1, hi0 ^ ctr.v[3] ^ key.v[1], lo0}};
   }
   return ctr;
 }
@@ -86,16 +103,16 @@ class philox_cursor {
  public:
   /// A cursor at word j of the op whose stream starts at (seed, offset).
   TL_HD constexpr philox_cursor(rng_state st, std::uint64_t j)
-      : m_key{static_cast<std::uint32_t>(st.seed), static_cast<std::uint32_t>(st.seed >> 32)}, m_abs(st.offset + j) {}
+      : m_key{{static_cast<std::uint32_t>(st.seed), static_cast<std::uint32_t>(st.seed >> 32)}}, m_abs(st.offset + j) {}
   /// The next 32-bit word.
   TL_HD constexpr std::uint32_t next() {
     const std::uint64_t block = m_abs >> 2;
     if (block != m_block) {
       m_buf = philox4x32_10(
-          {static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32), 0u, 0u}, m_key);
+          {{static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32), 0u, 0u}}, m_key);
       m_block = block;
     }
-    return m_buf[static_cast<std::size_t>(m_abs++ & 3u)];
+    return m_buf.v[m_abs++ & 3u];
   }
   /// The next uniform in [0, 1) of type T (float: 1 word, 24 bits; double: 2 words, 53 bits).
   template <class T>
@@ -116,10 +133,10 @@ class philox_cursor {
   }
 
  private:
-  std::array<std::uint32_t, 2> m_key;
+  philox_key m_key;
   std::uint64_t m_abs;
   std::uint64_t m_block = ~std::uint64_t{0};
-  std::array<std::uint32_t, 4> m_buf{};
+  philox_counter m_buf{};
 };
 
 /// Word j of the stream (seed, offset) (the contract above, one word at a time; for tests and references).
