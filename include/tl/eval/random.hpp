@@ -13,6 +13,7 @@
 /// auto k = tl::randint(0, 10, 5);              // int64 in [0, 10)
 /// auto b = tl::bernoulli<bool>(0.25, 100);     // true with probability 0.25
 /// @endcode
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
