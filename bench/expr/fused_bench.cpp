@@ -53,6 +53,8 @@ void thread_args(benchmark::internal::Benchmark* b) {
   b->ArgName("threads")->Arg(1);
   if (hw_threads() > 1) b->Arg(hw_threads());
   b->UseRealTime()->Unit(benchmark::kMillisecond);
+  // With --benchmark_repetitions, also report the fastest repetition (least disturbed by other load).
+  b->ComputeStatistics("min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); });
 }
 
 /// Gives the same thread count to every library in the binary.
