@@ -48,7 +48,7 @@ auto matmul(A&& a, B&& b) {
   using V = promote_t<typename DA::value_type, typename DB::value_type>;
   static_assert(RA >= 1 && RB >= 1, "tl: both arguments to matmul need to be at least 1-D (torch raises the same)");
   static_assert(!std::is_same_v<V, bool>,
-                "tl: matmul is not implemented for bool tensors (torch raises \"not implemented for 'Bool'\"); "
+                "tl: matmul does not support bool tensors (torch rejects them too); "
                 "cast with tl::astype<int64_t> first");
   constexpr std::size_t RO = detail::matmul_rank_v<RA, RB>;
   constexpr std::size_t BA = RA > 2 ? RA - 2 : 0, BB = RB > 2 ? RB - 2 : 0, BR = BA > BB ? BA : BB;
