@@ -4,7 +4,8 @@
 //   memory-bound:   r = a*b + c*d - e
 //
 // Side by side in one binary: a hand-written scalar loop (-O3, auto-vectorized where the
-// compiler can), a STREAM-style copy (the bandwidth ceiling), tl, and when found Eigen
+// compiler can), a STREAM-style copy (std::copy, the bandwidth ceiling) and STREAM's scale
+// kernel (a plain loop with ordinary stores), tl, and when found Eigen
 // (ArrayXf), xtensor (xtensor<float, 1> + xt::noalias) and LibTorch eager (one pass per op).
 // Every benchmark takes the thread count as its argument (1 and all hardware threads); the
 // same count is given to tl::set_num_threads, Eigen::setNbThreads and torch::set_num_threads.
@@ -13,7 +14,7 @@
 // all-threads rows show what a user of those libraries gets, not a parallel run.
 //
 // Bytes processed count every array read once and the result written once (the compute-heavy
-// and memory-bound expressions: 5 reads + 1 write; the copy: 1 read + 1 write).
+// and memory-bound expressions: 5 reads + 1 write; copy and scale: 1 read + 1 write).
 // Before its timed loop, every benchmark checks its result against the hand loop once and
 // stops with SkipWithError when they differ.
 #include <benchmark/benchmark.h>
@@ -167,6 +168,33 @@ void BM_stream_copy(benchmark::State& state) {
   set_counters(state, 2);
 }
 BENCHMARK(BM_stream_copy)->Apply(thread_args);
+
+/// STREAM's "scale" kernel r = 3 a as a plain loop: ordinary (write-allocating) stores, unlike
+/// glibc's memcpy, which switches to non-temporal stores for copies this large.
+void BM_stream_scale(benchmark::State& state) {
+  const int nt = static_cast<int>(state.range(0));
+  set_threads(nt);
+  const auto& in = host();
+  std::vector<float> r(n, 0.0f);
+  auto body = [&](std::int64_t lo, std::int64_t hi) {
+    const float* a = in.a.data();
+    float* d = r.data();
+    for (std::int64_t i = lo; i < hi; ++i) d[i] = 3.0f * a[i];
+  };
+  split_run(nt, n, body);
+  for (std::int64_t i = 0; i < n; ++i)
+    if (r[i] != 3.0f * in.a[i]) {
+      state.SkipWithError("scale is wrong");
+      return;
+    }
+  for (auto _ : state) {
+    split_run(nt, n, body);
+    benchmark::DoNotOptimize(r.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, 2);
+}
+BENCHMARK(BM_stream_scale)->Apply(thread_args);
 
 // ---- hand loop -------------------------------------------------------------------------------
 
