@@ -10,7 +10,7 @@
 // Every benchmark takes the thread count as its argument (1 and all hardware threads); the
 // same count is given to tl::set_num_threads, Eigen::setNbThreads and torch::set_num_threads.
 // Eigen's and xtensor's elementwise array expressions are single-threaded whatever that count
-// is (Eigen threads only its products; xtensor needs TBB/OpenMP at build time), so their
+// is (Eigen threads only its products; xtensor needs XTENSOR_USE_TBB or XTENSOR_USE_OPENMP), so their
 // all-threads rows show what a user of those libraries gets, not a parallel run.
 //
 // Bytes processed count every array read once and the result written once (the compute-heavy
