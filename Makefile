@@ -4,6 +4,7 @@
 #   make demo            build and run examples/quickstart.cpp
 #   make test            release build + ctest
 #   make test-sanitize   ASan/UBSan debug build + ctest
+#   make test-cuda       build the CUDA tests with nvcc and run them (skipped without a GPU)
 #   make bench           release build + run every benchmark
 #   make clean           remove build/
 #
@@ -19,7 +20,10 @@ export CTEST_PARALLEL_LEVEL ?= $(JOBS)
 DEPS       := cmake ninja-build g++ libxsimd-dev doctest-dev libbenchmark-dev
 BENCH_PEERS := libeigen3-dev xtensor-dev
 
-.PHONY: all deps deps-bench demo test test-sanitize bench clean
+.PHONY: all deps deps-bench demo test test-sanitize test-cuda bench clean
+
+# nvcc: from PATH, else the CUDA toolkit's default location.
+NVCC ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 
 all: test
 
@@ -73,6 +77,12 @@ test-sanitize: deps
 	cmake --preset debug-sanitize
 	cmake --build --preset debug-sanitize
 	ctest --preset debug-sanitize
+
+test-cuda: deps
+	@if [ ! -x "$(NVCC)" ]; then echo "test-cuda: nvcc not found (set NVCC=...); skipping the CUDA tests"; exit 0; fi; \
+	CUDACXX="$(NVCC)" cmake --preset cuda && \
+	cmake --build --preset cuda --target tl_cuda_tests && \
+	ctest --preset cuda
 
 bench: deps-bench
 	cmake --preset release

@@ -11,6 +11,10 @@
 
 #include "tl/core/config.hpp"
 
+#if defined(__CUDACC__)
+#include <cuda/std/complex>
+#endif
+
 namespace tl {
 
 template <class T>
@@ -70,16 +74,27 @@ TL_HD constexpr T imag(const complex<T>& z) { return z.im; }
 template <class T>
 TL_HD constexpr complex<T> conj(const complex<T>& z) { return {z.re, -z.im}; }
 template <class T>
-T abs(const complex<T>& z) { return std::hypot(z.re, z.im); }
+TL_HD T abs(const complex<T>& z) { return std::hypot(z.re, z.im); }
 template <class T>
-T arg(const complex<T>& z) { return std::atan2(z.im, z.re); }
+TL_HD T arg(const complex<T>& z) { return std::atan2(z.im, z.re); }
 template <class T>
   requires std::is_floating_point_v<T>
-complex<T> polar(T r, T theta) { return {r * std::cos(theta), r * std::sin(theta)}; }
+TL_HD complex<T> polar(T r, T theta) { return {r * std::cos(theta), r * std::sin(theta)}; }
 
+// Transcendental functions: the host uses the C++ library's std::complex algorithms, CUDA device code
+// libcu++'s cuda::std::complex (the same branch cuts and special values, as C99 Annex G specifies).
+#if defined(__CUDA_ARCH__)
+#define TL_COMPLEX_VIA_STD(name)                                           \
+  template <class T>                                                       \
+  TL_HD complex<T> name(const complex<T>& z) {                             \
+    const auto r = ::cuda::std::name(::cuda::std::complex<T>(z.re, z.im)); \
+    return complex<T>(r.real(), r.imag());                                 \
+  }
+#else
 #define TL_COMPLEX_VIA_STD(name) \
   template <class T>             \
-  complex<T> name(const complex<T>& z) { return complex<T>(std::name(std::complex<T>(z))); }
+  TL_HD complex<T> name(const complex<T>& z) { return complex<T>(std::name(std::complex<T>(z))); }
+#endif
 TL_COMPLEX_VIA_STD(exp)
 TL_COMPLEX_VIA_STD(log)
 TL_COMPLEX_VIA_STD(log10)
@@ -98,8 +113,13 @@ TL_COMPLEX_VIA_STD(acosh)
 TL_COMPLEX_VIA_STD(atanh)
 #undef TL_COMPLEX_VIA_STD
 template <class T>
-complex<T> pow(const complex<T>& a, const complex<T>& b) {
+TL_HD complex<T> pow(const complex<T>& a, const complex<T>& b) {
+#if defined(__CUDA_ARCH__)
+  const auto r = ::cuda::std::pow(::cuda::std::complex<T>(a.re, a.im), ::cuda::std::complex<T>(b.re, b.im));
+  return complex<T>(r.real(), r.imag());
+#else
   return complex<T>(std::pow(std::complex<T>(a), std::complex<T>(b)));
+#endif
 }
 
 static_assert(sizeof(complex<float>) == sizeof(std::complex<float>));

@@ -16,6 +16,14 @@
 #define TL_INLINE inline
 #endif
 
+// An always-inlined function that CUDA kernels also call (scalar element access and the scalar form
+// of every elementwise op); TL_INLINE ones (SIMD packets, CPU loops) stay host-only.
+#if defined(__CUDACC__)
+#define TL_HDI __host__ __device__ __forceinline__
+#else
+#define TL_HDI TL_INLINE
+#endif
+
 namespace tl {
 /// @brief Signed index type used for extents, strides and element offsets.
 using index_t = std::int64_t;

@@ -4,6 +4,7 @@
 #include "tl/core/complex.hpp"
 #include "tl/core/config.hpp"
 #include "tl/core/creation.hpp"
+#include "tl/core/device.hpp"
 #include "tl/core/dtype.hpp"
 #include "tl/core/error.hpp"
 #include "tl/core/expression.hpp"

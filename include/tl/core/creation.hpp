@@ -17,9 +17,12 @@
 #include <complex>
 #include <cstdint>
 #include <initializer_list>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "tl/core/device.hpp"
 #include "tl/core/dtype.hpp"
 #include "tl/core/error.hpp"
 #include "tl/core/expression.hpp"
@@ -44,10 +47,36 @@ shape_t<sizeof...(I)> creation_shape(const char* op, I... s) {
 
 /// A new contiguous tensor of shape s with every element equal to v.
 template <class T, std::size_t R>
-tensor<T, R> filled(const char* op, const shape_t<R>& s, const T& v) {
-  tensor<T, R> t(creation_shape(op, s));
-  std::fill_n(t.data(), t.numel(), v);
+tensor<T, R> filled(const char* op, const shape_t<R>& s, const T& v, tl::device d = tl::device::cpu) {
+  tensor<T, R> t(creation_shape(op, s), d);
+  if (d.is_cpu()) std::fill_n(t.data(), t.numel(), v);
+  else t.fill_(v);
   return t;
+}
+
+/// `n0, n1, ..., device`: extents followed by a device (the trailing-device form of the factories).
+template <class... A>
+consteval bool extents_then_device() {
+  if constexpr (sizeof...(A) == 0) {
+    return false;
+  } else {
+    using last = std::tuple_element_t<sizeof...(A) - 1, std::tuple<A...>>;
+    constexpr std::size_t n_ext = (std::size_t{0} + ... +
+                                   (std::is_integral_v<A> && !std::is_same_v<A, bool> ? std::size_t{1} : 0));
+    return std::is_same_v<last, tl::device> && n_ext + 1 == sizeof...(A);
+  }
+}
+template <class... A>
+std::pair<shape_t<sizeof...(A) - 1>, tl::device> split_device(const A&... a) {
+  shape_t<sizeof...(A) - 1> s{};
+  tl::device d{};
+  std::size_t i = 0;
+  auto one = [&](const auto& x) {
+    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(x)>, tl::device>) d = x;
+    else s[i++] = static_cast<index_t>(x);
+  };
+  (one(a), ...);
+  return {s, d};
 }
 
 /// The dtype torch gives a Python scalar in a factory: bool, int64, float32 (not float64), complex64.
@@ -82,8 +111,15 @@ inline constexpr bool is_index_like_v = std::is_integral_v<T> && !std::is_same_v
 
 /// @brief A tensor of zeros: `tl::zeros(3, 4)` (float) or `tl::zeros<int>(tl::shape_t<2>{3, 4})`.
 template <dtype T = float, std::size_t R>
-tensor<T, R> zeros(const shape_t<R>& shape) {
-  return detail::filled("zeros", shape, T{});
+tensor<T, R> zeros(const shape_t<R>& shape, tl::device d = tl::device::cpu) {
+  return detail::filled("zeros", shape, T{}, d);
+}
+/// @brief The trailing-device form: `tl::zeros<float>(2, 3, tl::device::cuda())`.
+template <dtype T = float, class... A>
+  requires(detail::extents_then_device<A...>())
+tensor<T, sizeof...(A) - 1> zeros(A... a) {
+  const auto [s, d] = detail::split_device(a...);
+  return zeros<T>(s, d);
 }
 template <dtype T = float, class... I>
   requires((detail::is_index_like_v<I> && ...))
@@ -93,8 +129,15 @@ tensor<T, sizeof...(I)> zeros(I... extents) {
 
 /// @brief A tensor of ones: `tl::ones<double>(2, 3)`.
 template <dtype T = float, std::size_t R>
-tensor<T, R> ones(const shape_t<R>& shape) {
-  return detail::filled("ones", shape, static_cast<T>(1));
+tensor<T, R> ones(const shape_t<R>& shape, tl::device d = tl::device::cpu) {
+  return detail::filled("ones", shape, static_cast<T>(1), d);
+}
+/// @brief The trailing-device form: `tl::ones<float>(2, 3, tl::device::cuda())`.
+template <dtype T = float, class... A>
+  requires(detail::extents_then_device<A...>())
+tensor<T, sizeof...(A) - 1> ones(A... a) {
+  const auto [s, d] = detail::split_device(a...);
+  return ones<T>(s, d);
 }
 template <dtype T = float, class... I>
   requires((detail::is_index_like_v<I> && ...))
@@ -104,8 +147,14 @@ tensor<T, sizeof...(I)> ones(I... extents) {
 
 /// @brief An uninitialized tensor (torch.empty): `tl::empty<float>(2, 3)`.
 template <dtype T = float, std::size_t R>
-tensor<T, R> empty(const shape_t<R>& shape) {
-  return tensor<T, R>(detail::creation_shape("empty", shape));
+tensor<T, R> empty(const shape_t<R>& shape, tl::device d = tl::device::cpu) {
+  return tensor<T, R>(detail::creation_shape("empty", shape), d);
+}
+template <dtype T = float, class... A>
+  requires(detail::extents_then_device<A...>())
+tensor<T, sizeof...(A) - 1> empty(A... a) {
+  const auto [s, d] = detail::split_device(a...);
+  return empty<T>(s, d);
 }
 template <dtype T = float, class... I>
   requires((detail::is_index_like_v<I> && ...))
@@ -123,41 +172,41 @@ tensor<T, sizeof...(I)> empty(I... extents) {
 /// auto c = tl::full({2, 3}, 1.5);                      // tensor<float, 2>
 /// @endcode
 template <class T = void, std::size_t R, scalar S>
-auto full(const shape_t<R>& shape, const S& value) {
+auto full(const shape_t<R>& shape, const S& value, tl::device d = tl::device::cpu) {
   using D = std::conditional_t<std::is_void_v<T>, detail::factory_dtype_t<S>, T>;
   static_assert(is_dtype_v<D>, "tl: full<T>: T must be a tl dtype");
-  return detail::filled("full", shape, detail::scalar_to<D>(value));
+  return detail::filled("full", shape, detail::scalar_to<D>(value), d);
 }
 template <class T = void, std::size_t R, scalar S>
-auto full(const index_t (&shape)[R], const S& value) {
+auto full(const index_t (&shape)[R], const S& value, tl::device d = tl::device::cpu) {
   shape_t<R> s{};
   std::copy(shape, shape + R, s.begin());
-  return full<T>(s, value);
+  return full<T>(s, value, d);
 }
 
 /// @brief A tensor of zeros with the shape of `e` (a tensor or an expression), of e's dtype or U.
 template <class U = void, expression E>
 auto zeros_like(const E& e) {
   using D = std::conditional_t<std::is_void_v<U>, typename std::remove_cvref_t<E>::value_type, U>;
-  return zeros<D>(e.shape());
+  return zeros<D>(e.shape(), detail::expression_device(e));
 }
 /// @brief A tensor of ones with the shape of `e`, of e's dtype or U.
 template <class U = void, expression E>
 auto ones_like(const E& e) {
   using D = std::conditional_t<std::is_void_v<U>, typename std::remove_cvref_t<E>::value_type, U>;
-  return ones<D>(e.shape());
+  return ones<D>(e.shape(), detail::expression_device(e));
 }
 /// @brief An uninitialized tensor with the shape of `e`, of e's dtype or U.
 template <class U = void, expression E>
 auto empty_like(const E& e) {
   using D = std::conditional_t<std::is_void_v<U>, typename std::remove_cvref_t<E>::value_type, U>;
-  return empty<D>(e.shape());
+  return empty<D>(e.shape(), detail::expression_device(e));
 }
 /// @brief A tensor filled with `value`, with the shape of `e` and its dtype (or U).
 template <class U = void, expression E, scalar S>
 auto full_like(const E& e, const S& value) {
   using D = std::conditional_t<std::is_void_v<U>, typename std::remove_cvref_t<E>::value_type, U>;
-  return detail::filled("full_like", e.shape(), detail::scalar_to<D>(value));
+  return detail::filled("full_like", e.shape(), detail::scalar_to<D>(value), detail::expression_device(e));
 }
 
 // ---- ranges ------------------------------------------------------------------------------------
@@ -207,6 +256,12 @@ template <class T = void, class B>
 auto arange(B end) {
   return arange<T>(B{0}, end, B{1});
 }
+/// @brief arange on a device: `tl::arange(0, 10, 1, tl::device::cuda())` (values computed as on the host).
+template <class T = void, class A, class B, class C>
+  requires(std::is_arithmetic_v<A> && std::is_arithmetic_v<B> && std::is_arithmetic_v<C>)
+auto arange(A start, B end, C step, tl::device d) {
+  return arange<T>(start, end, step).to(d);
+}
 
 /// @brief `steps` evenly spaced values from start to end inclusive (torch.linspace).
 ///
@@ -218,6 +273,13 @@ auto arange(B end) {
 /// auto x = tl::linspace(0.0, 1.0, 5);  // float: 0, 0.25, 0.5, 0.75, 1
 /// @endcode
 template <dtype T = float, scalar A, scalar B>
+tensor<T, 1> linspace(const A& start, const B& end, index_t steps);
+/// @brief linspace on a device (values computed as on the host).
+template <dtype T = float, scalar A, scalar B>
+tensor<T, 1> linspace(const A& start, const B& end, index_t steps, tl::device d) {
+  return linspace<T>(start, end, steps).to(d);
+}
+template <dtype T, scalar A, scalar B>
 tensor<T, 1> linspace(const A& start, const B& end, index_t steps) {
   static_assert(!std::is_same_v<T, bool>, "tl: linspace<bool> is not supported; use an integer or floating dtype");
   if (steps < 0) throw value_error(detail::cat_str("tl::linspace: number of steps must be non-negative, got ", steps));
@@ -247,7 +309,16 @@ tensor<T, 1> linspace(const A& start, const B& end, index_t steps) {
 /// @endcode
 template <dtype T = float, class A, class B>
   requires(std::is_arithmetic_v<A> && std::is_arithmetic_v<B>)
-tensor<T, 1> logspace(A start, B end, index_t steps, double base = 10.0) {
+tensor<T, 1> logspace(A start, B end, index_t steps, double base = 10.0);
+/// @brief logspace on a device (values computed as on the host).
+template <dtype T = float, class A, class B>
+  requires(std::is_arithmetic_v<A> && std::is_arithmetic_v<B>)
+tensor<T, 1> logspace(A start, B end, index_t steps, double base, tl::device d) {
+  return logspace<T>(start, end, steps, base).to(d);
+}
+template <dtype T, class A, class B>
+  requires(std::is_arithmetic_v<A> && std::is_arithmetic_v<B>)
+tensor<T, 1> logspace(A start, B end, index_t steps, double base) {
   static_assert(!is_complex_v<T> && !std::is_same_v<T, bool>,
                 "tl: logspace<T>: T must be int32_t, int64_t, float or double");
   if (steps < 0) throw value_error(detail::cat_str("tl::logspace: number of steps must be non-negative, got ", steps));
@@ -286,6 +357,11 @@ tensor<T, 2> eye(index_t n, index_t m) {
 template <dtype T = float>
 tensor<T, 2> eye(index_t n) {
   return eye<T>(n, n);
+}
+/// @brief eye on a device: `tl::eye(3, 3, tl::device::cuda())`.
+template <dtype T = float>
+tensor<T, 2> eye(index_t n, index_t m, tl::device d) {
+  return eye<T>(n, m).to(d);
 }
 
 // ---- from data ---------------------------------------------------------------------------------

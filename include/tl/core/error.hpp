@@ -31,6 +31,18 @@ class value_error : public error {
   using error::error;
 };
 
+/// @brief An operation given tensors on the wrong memory space (e.g. host and CUDA operands mixed),
+/// or CUDA work requested where CUDA support is not available.
+class device_error : public error {
+ public:
+  using error::error;
+};
+/// @brief A failed CUDA runtime or library call; the message names the call, the CUDA error and the op.
+class cuda_error : public device_error {
+ public:
+  using device_error::device_error;
+};
+
 namespace detail {
 template <std::size_t R>
 std::string shape_str(const std::array<index_t, R>& s) {

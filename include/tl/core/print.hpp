@@ -249,12 +249,15 @@ inline print_options get_printoptions() { return detail::print_opts(); }
 /// tl::to_string(tl::from<double>({1.5, -2}));  // "tensor([ 1.5000, -2.0000], dtype=tl.float64)"
 /// @endcode
 template <class T, class Ext>
-std::string to_string(const basic_tensor<T, Ext>& t) {
+std::string to_string(const basic_tensor<T, Ext>& tin) {
   constexpr std::size_t R = Ext::rank;
   const print_options& o = detail::print_opts();
   const std::string prefix = "tensor(";
   const std::size_t indent = prefix.size();
   std::vector<std::string> suffixes;
+  // A device tensor prints its host copy with torch's device='cuda:i' suffix first.
+  const basic_tensor<T, Ext> t = tin.is_cuda() ? tin.cpu() : tin;
+  if (tin.is_cuda()) suffixes.push_back("device='" + tin.device().str() + "'");
   const std::string dtype_suffix = std::string("dtype=tl.") + std::string(dtype_name<T>());
   std::string body;
   if (t.numel() == 0) {

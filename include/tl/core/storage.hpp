@@ -1,29 +1,48 @@
 #pragma once
 /// @file storage.hpp
-/// @brief Reference-counted, 64-byte aligned host storage shared by a tensor and its views.
+/// @brief Reference-counted storage shared by a tensor and its views: 64-byte aligned host memory,
+/// page-locked host memory, or CUDA device memory from the caching allocator.
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <new>
 
+#include "tl/core/device.hpp"
+
 namespace tl::detail {
 
-/// @brief A block of raw memory; tensors and views hold it through a shared_ptr.
+/// @brief A block of raw memory on one device; tensors and views hold it through a shared_ptr.
 struct storage {
   static constexpr std::size_t alignment = 64;
   void* ptr = nullptr;
   std::size_t nbytes = 0;
   /// Bumped by every in-place write through a tensor on this storage (used by autograd's checks).
   std::uint64_t version = 0;
+  tl::device dev{};
+  bool pinned = false;
 
-  explicit storage(std::size_t bytes) : nbytes(bytes) {
-    ptr = ::operator new(bytes ? bytes : alignment, std::align_val_t{alignment});
+  /// Host memory (pinned: page-locked through the CUDA runtime) or memory on CUDA device `d`.
+  explicit storage(std::size_t bytes, tl::device d = tl::device::cpu, bool pin = false)
+      : nbytes(bytes), dev(d), pinned(pin && d.is_cpu()) {
+    if (dev.is_cuda()) {
+      ptr = require_device_runtime("allocate").allocate(bytes, dev.index());
+    } else if (pinned) {
+      ptr = require_device_runtime("pin_memory").allocate_pinned(bytes ? bytes : alignment);
+    } else {
+      ptr = ::operator new(bytes ? bytes : alignment, std::align_val_t{alignment});
+    }
   }
   storage(const storage&) = delete;
   storage& operator=(const storage&) = delete;
-  ~storage() { ::operator delete(ptr, std::align_val_t{alignment}); }
+  ~storage() {
+    if (dev.is_cuda()) device_runtime_ptr()->release(ptr, nbytes, dev.index());
+    else if (pinned) device_runtime_ptr()->release_pinned(ptr);
+    else ::operator delete(ptr, std::align_val_t{alignment});
+  }
 };
 
-inline std::shared_ptr<storage> make_storage(std::size_t bytes) { return std::make_shared<storage>(bytes); }
+inline std::shared_ptr<storage> make_storage(std::size_t bytes, tl::device d = tl::device::cpu, bool pin = false) {
+  return std::make_shared<storage>(bytes, d, pin);
+}
 
 }  // namespace tl::detail

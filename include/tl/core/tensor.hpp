@@ -17,6 +17,7 @@
 /// LibTorch's `operator=` on rvalue tensors (`copy_`).
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <initializer_list>
 #include <memory>
 #include <numeric>
@@ -26,6 +27,7 @@
 
 #include "tl/core/complex.hpp"
 #include "tl/core/config.hpp"
+#include "tl/core/device.hpp"
 #include "tl/core/dtype.hpp"
 #include "tl/core/error.hpp"
 #include "tl/core/expression.hpp"
@@ -49,6 +51,11 @@ using stensor = basic_tensor<T, extents<E...>>;
 namespace detail {
 /// How an evaluated value is combined with the destination element.
 enum class assign_op { set, add, sub, mul, div };
+
+// Defined by tl/expr/node.hpp: the device of an expression's tensor operands (`fallback` when it has none);
+// throws tl::device_error when they differ.
+template <class E>
+tl::device expression_device(const E& e, tl::device fallback = tl::device::cpu);
 
 // Defined by the evaluator (tl/eval/...): evaluates expression `e` into the memory viewed by `dst`.
 template <assign_op Op, class T, class Ext, class E>
@@ -146,12 +153,12 @@ class basic_tensor {
     }
     allocate();
   }
-  /// @brief Allocates an uninitialized contiguous tensor of the given shape (torch.empty).
-  explicit basic_tensor(const shape_type& shape) : m_shape(shape) {
+  /// @brief Allocates an uninitialized contiguous tensor of the given shape (torch.empty) on device `d`.
+  explicit basic_tensor(const shape_type& shape, tl::device d = tl::device::cpu) : m_shape(shape) {
     for (auto x : shape)
       if (x < 0) throw value_error(detail::cat_str("tl::empty: negative extent in shape ", detail::shape_str(shape)));
     detail::check_static_extents<Ext>("tensor", shape);
-    allocate();
+    allocate(d);
   }
   /// @brief A view on existing storage (used by view functions; data points into `st`).
   basic_tensor(std::shared_ptr<detail::storage> st, T* data, const shape_type& shape, const shape_type& strides,
@@ -167,7 +174,7 @@ class basic_tensor {
   /// @brief Evaluates an expression into new storage, in one pass.
   template <expression E>
     requires(!is_tensor_v<E>)
-  basic_tensor(const E& e) : basic_tensor(e.shape()) {
+  basic_tensor(const E& e) : basic_tensor(e.shape(), detail::expression_device(e)) {
     static_assert(std::remove_cvref_t<E>::rank == rank, "tl: the expression's rank differs from the tensor's rank");
     detail::eval_into<detail::assign_op::set>(*this, e);
   }
@@ -193,7 +200,7 @@ class basic_tensor {
       if (m_storage && m_storage.use_count() == 1 && !m_conj && e.shape() == m_shape && is_contiguous()) {
         detail::eval_into<detail::assign_op::set>(*this, e);
       } else {
-        basic_tensor fresh(e.shape());
+        basic_tensor fresh(e.shape(), detail::expression_device(e, device()));
         detail::eval_into<detail::assign_op::set>(fresh, e);
         *this = std::move(fresh);
       }
@@ -240,6 +247,42 @@ class basic_tensor {
   const std::shared_ptr<detail::storage>& storage_handle() const { return m_storage; }
   bool defined() const { return m_storage != nullptr; }
   bool is_conj() const { return m_conj; }
+  /// @brief The device holding the elements (`tl::device::cpu` for an undefined tensor).
+  tl::device device() const { return m_storage ? m_storage->dev : tl::device::cpu; }
+  bool is_cuda() const { return device().is_cuda(); }
+  bool is_cpu() const { return device().is_cpu(); }
+  /// @brief True for host memory that is page-locked (fast, asynchronous host-device copies).
+  bool is_pinned() const { return m_storage && m_storage->pinned; }
+
+  // ---- memory spaces ----------------------------------------------------------------------
+  /// @brief A copy on device `d` (this tensor itself when it is already there). With
+  /// `non_blocking`, a copy from pinned host memory or to the host (into pinned memory) is
+  /// queued on the current CUDA stream and the call returns at once; synchronize before reading.
+  basic_tensor to(tl::device d, bool non_blocking = false) const {
+    if (d == device()) return *this;
+    const basic_tensor src = contiguous();
+    const bool async = non_blocking && (src.is_cuda() || (src.is_pinned() && src.m_storage == m_storage));
+    basic_tensor dst(m_shape, d, async && d.is_cpu());
+    if (numel() > 0)
+      detail::require_device_runtime("to").copy(dst.m_data, d, src.m_data, src.device(),
+                                                static_cast<std::size_t>(numel()) * sizeof(T), async);
+    return dst;
+  }
+  /// @brief A copy on the host (torch's .cpu()).
+  basic_tensor cpu() const { return to(tl::device::cpu); }
+  /// @brief A copy on CUDA device `index` (torch's .cuda()).
+  basic_tensor cuda(int index = 0) const { return to(tl::device::cuda(index)); }
+  /// @brief A copy in page-locked host memory (a host tensor; this one if already pinned).
+  basic_tensor pin_memory() const {
+    if (is_cuda())
+      throw device_error(detail::cat_str("tl::pin_memory: the tensor is on ", device().str(),
+                                         "; only host tensors can be pinned"));
+    if (is_pinned()) return *this;
+    const basic_tensor src = contiguous();
+    basic_tensor dst(m_shape, tl::device::cpu, true);
+    if (numel() > 0) std::memcpy(dst.m_data, src.m_data, static_cast<std::size_t>(numel()) * sizeof(T));
+    return dst;
+  }
   /// @brief True when the elements are laid out row-major without gaps (size-1 dims are ignored).
   bool is_contiguous() const {
     index_t expect = 1;
@@ -261,6 +304,7 @@ class basic_tensor {
 #if !defined(NDEBUG) || defined(TL_BOUNDS_CHECK)
     return at(idx...);
 #else
+    check_host("operator()");
     const std::array<index_t, rank> ix{static_cast<index_t>(idx)...};
     index_t off = 0;
     for (std::size_t d = 0; d < rank; ++d) off += ix[d] * m_stride[d];
@@ -271,6 +315,7 @@ class basic_tensor {
   template <class... I>
     requires(sizeof...(I) == rank && (detail::is_index_arg_v<I> && ...))
   T& at(I... idx) const {
+    check_host("at");
     const std::array<index_t, rank> ix{static_cast<index_t>(idx)...};
     index_t off = 0;
     for (std::size_t d = 0; d < rank; ++d) {
@@ -297,8 +342,9 @@ class basic_tensor {
     if (numel() != 1)
       throw value_error(detail::cat_str("tl::item: a tensor with ", numel(), " elements cannot be converted to a scalar (shape ",
                                         detail::shape_str(m_shape), ")"));
-    index_t off = 0;
-    T v = m_data[off];
+    T v;
+    if (is_cuda()) detail::require_device_runtime("item").copy(&v, tl::device::cpu, m_data, device(), sizeof(T), false);
+    else v = m_data[0];
     if constexpr (is_complex_v<T>) {
       if (m_conj) v = tl::conj(v);
     }
@@ -670,8 +716,16 @@ class basic_tensor {
     }
     return s;
   }
-  void allocate() {
-    m_storage = detail::make_storage(static_cast<std::size_t>(numel()) * sizeof(T));
+  basic_tensor(const shape_type& shape, tl::device d, bool pinned) : m_shape(shape) { allocate(d, pinned); }
+  template <class, class>
+  friend class basic_tensor;
+  void check_host(const char* op) const {
+    if (is_cuda())
+      throw device_error(detail::cat_str("tl::", op, ": cannot access an element of a tensor on ", device().str(),
+                                         " from the host; use .item() or .cpu() first"));
+  }
+  void allocate(tl::device d = tl::device::cpu, bool pinned = false) {
+    m_storage = detail::make_storage(static_cast<std::size_t>(numel()) * sizeof(T), d, pinned);
     m_data = static_cast<T*>(m_storage->ptr);
     m_stride = detail::contiguous_strides(m_shape);
   }

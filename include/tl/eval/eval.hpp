@@ -1,6 +1,14 @@
 #pragma once
 /// @file eval.hpp
-/// @brief Aggregator for the evaluation layer (CPU evaluator).
+/// @brief Aggregator for the evaluation layer: the CPU evaluator, and under nvcc the CUDA evaluator.
 #include "tl/eval/cpu/assign.hpp"
 #include "tl/eval/cpu/thread_pool.hpp"
 #include "tl/eval/random.hpp"
+
+#if defined(__CUDACC__)
+#include "tl/eval/cuda/allocator.cuh"
+#include "tl/eval/cuda/assign.cuh"
+#include "tl/eval/cuda/graph.cuh"
+#include "tl/eval/cuda/random.cuh"
+#include "tl/eval/cuda/runtime.cuh"
+#endif

@@ -26,9 +26,40 @@
 #include "tl/core/tensor.hpp"
 #include "tl/eval/cpu/assign.hpp"
 #include "tl/eval/cpu/thread_pool.hpp"
+#include "tl/eval/device_slot.hpp"
 
 namespace tl {
 namespace detail {
+
+/// The four draws with a device kernel (tl/eval/cuda/random.cuh).
+enum class random_kind { uniform, normal, randint, bernoulli };
+struct random_args {
+  std::int64_t low = 0;
+  std::uint64_t range = 1;
+  double scale = 1.0;
+  double p = 0.0;
+};
+template <random_kind K, class T>
+struct cuda_random_key {};
+using cuda_random_fn = void (*)(void* out, index_t n, rng_state st, const random_args& a, int dev);
+}  // namespace detail
+}  // namespace tl
+
+#if defined(__CUDACC__)
+#include "tl/eval/cuda/random.cuh"
+#endif
+
+namespace tl {
+namespace detail {
+
+/// Fills n elements of type T at `out` on CUDA device `dev` with draw K of stream `st`.
+template <random_kind K, class T>
+void cuda_random(T* out, index_t n, rng_state st, const random_args& a, int dev) {
+#if defined(__CUDACC__)
+  register_cuda_random<K, T>();
+#endif
+  require_device_slot<cuda_random_key<K, T>, cuda_random_fn>("random")(out, n, st, a, dev);
+}
 
 /// Elements per parallel task (even, so that a Box–Muller pair never straddles two tasks).
 inline constexpr index_t random_chunk = 1 << 14;
@@ -88,20 +119,28 @@ void check_probability(const char* op, P p) {
 /// tl::tensor<double, 2> u = tl::rand<double>(3, 4);
 /// @endcode
 template <dtype T = float, std::size_t R>
-tensor<T, R> rand(const shape_t<R>& shape) {
+tensor<T, R> rand(const shape_t<R>& shape, tl::device d = tl::device::cpu) {
   static_assert(detail::is_random_float_v<T>, "tl: rand<T> needs a floating or complex dtype; use randint for integers");
-  tensor<T, R> t(detail::creation_shape("rand", shape));
+  tensor<T, R> t(detail::creation_shape("rand", shape), d);
   using Re = real_t<T>;
   const index_t n = t.numel() * (is_complex_v<T> ? 2 : 1);
   const rng_state st =
       detail::global_generator::instance().reserve(static_cast<std::uint64_t>(n) * detail::words_per_uniform<Re>);
-  detail::fill_uniform(reinterpret_cast<Re*>(t.data()), n, st);
+  if (d.is_cuda()) detail::cuda_random<detail::random_kind::uniform>(reinterpret_cast<Re*>(t.data()), n, st, {}, d.index());
+  else detail::fill_uniform(reinterpret_cast<Re*>(t.data()), n, st);
   return t;
 }
 template <dtype T = float, class... I>
   requires((detail::is_index_like_v<I> && ...))
 tensor<T, sizeof...(I)> rand(I... extents) {
   return rand<T>(shape_t<sizeof...(I)>{static_cast<index_t>(extents)...});
+}
+/// @brief The trailing-device form: `tl::rand<float>(n, tl::device::cuda())` (same numbers as on the host).
+template <dtype T = float, class... A>
+  requires(detail::extents_then_device<A...>())
+tensor<T, sizeof...(A) - 1> rand(A... a) {
+  const auto [s, d] = detail::split_device(a...);
+  return rand<T>(s, d);
 }
 
 /// @brief Standard normal random numbers (torch.randn), by the Box–Muller transform. Complex
@@ -112,14 +151,21 @@ tensor<T, sizeof...(I)> rand(I... extents) {
 /// auto z = tl::randn<double>(1000);  // mean ~ 0, std ~ 1
 /// @endcode
 template <dtype T = float, std::size_t R>
-tensor<T, R> randn(const shape_t<R>& shape) {
+tensor<T, R> randn(const shape_t<R>& shape, tl::device d = tl::device::cpu) {
   static_assert(detail::is_random_float_v<T>, "tl: randn<T> needs a floating or complex dtype");
-  tensor<T, R> t(detail::creation_shape("randn", shape));
+  tensor<T, R> t(detail::creation_shape("randn", shape), d);
   using Re = real_t<T>;
   const index_t n = t.numel() * (is_complex_v<T> ? 2 : 1);
   const std::uint64_t pairs = (static_cast<std::uint64_t>(n) + 1) / 2;
   const rng_state st = detail::global_generator::instance().reserve(pairs * 2 * detail::words_per_uniform<Re>);
-  detail::fill_normal(reinterpret_cast<Re*>(t.data()), n, st, is_complex_v<T> ? 0.70710678118654752440 : 1.0);
+  const double scale = is_complex_v<T> ? 0.70710678118654752440 : 1.0;
+  if (d.is_cuda()) {
+    detail::random_args a;
+    a.scale = scale;
+    detail::cuda_random<detail::random_kind::normal>(reinterpret_cast<Re*>(t.data()), n, st, a, d.index());
+  } else {
+    detail::fill_normal(reinterpret_cast<Re*>(t.data()), n, st, scale);
+  }
   return t;
 }
 template <dtype T = float, class... I>
@@ -127,18 +173,26 @@ template <dtype T = float, class... I>
 tensor<T, sizeof...(I)> randn(I... extents) {
   return randn<T>(shape_t<sizeof...(I)>{static_cast<index_t>(extents)...});
 }
+/// @brief The trailing-device form: `tl::randn<float>(n, tl::device::cuda())` (same numbers as on the host,
+/// up to the last bit of the device's double-precision log/sin/cos for double results).
+template <dtype T = float, class... A>
+  requires(detail::extents_then_device<A...>())
+tensor<T, sizeof...(A) - 1> randn(A... a) {
+  const auto [s, d] = detail::split_device(a...);
+  return randn<T>(s, d);
+}
 
 /// @brief Uniform random numbers with the shape of `e` and its dtype (or U).
 template <class U = void, expression E>
 auto rand_like(const E& e) {
   using D = std::conditional_t<std::is_void_v<U>, typename std::remove_cvref_t<E>::value_type, U>;
-  return rand<D>(e.shape());
+  return rand<D>(e.shape(), detail::expression_device(e));
 }
 /// @brief Standard normal random numbers with the shape of `e` and its dtype (or U).
 template <class U = void, expression E>
 auto randn_like(const E& e) {
   using D = std::conditional_t<std::is_void_v<U>, typename std::remove_cvref_t<E>::value_type, U>;
-  return randn<D>(e.shape());
+  return randn<D>(e.shape(), detail::expression_device(e));
 }
 
 /// @brief Random integers uniform in [low, high) (torch.randint), int64 by default.
@@ -148,7 +202,7 @@ auto randn_like(const E& e) {
 /// auto m = tl::randint<int>(-3, 3, tl::shape_t<2>{4, 4});   // tensor<int32_t, 2>
 /// @endcode
 template <dtype T = std::int64_t, std::size_t R>
-tensor<T, R> randint(std::int64_t low, std::int64_t high, const shape_t<R>& shape) {
+tensor<T, R> randint(std::int64_t low, std::int64_t high, const shape_t<R>& shape, tl::device d = tl::device::cpu) {
   static_assert(!is_complex_v<T> && !std::is_same_v<T, bool>,
                 "tl: randint<T> needs an integer or floating dtype (not bool or complex)");
   if (low >= high)
@@ -157,11 +211,18 @@ tensor<T, R> randint(std::int64_t low, std::int64_t high, const shape_t<R>& shap
     if (low < std::numeric_limits<std::int32_t>::min() || high - 1 > std::numeric_limits<std::int32_t>::max())
       throw value_error(detail::cat_str("tl::randint: the range [", low, ", ", high, ") does not fit in int32"));
   }
-  tensor<T, R> t(detail::creation_shape("randint", shape));
+  tensor<T, R> t(detail::creation_shape("randint", shape), d);
   const index_t n = t.numel();
   const std::uint64_t range = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low);
   const rng_state st = detail::global_generator::instance().reserve(2 * static_cast<std::uint64_t>(n));
   T* out = t.data();
+  if (d.is_cuda()) {
+    detail::random_args a;
+    a.low = low;
+    a.range = range;
+    detail::cuda_random<detail::random_kind::randint>(out, n, st, a, d.index());
+    return t;
+  }
   detail::random_parallel(n, [&](index_t lo, index_t hi) {
     detail::philox_cursor c(st, 2 * static_cast<std::uint64_t>(lo));
     for (index_t i = lo; i < hi; ++i) {
@@ -178,8 +239,8 @@ tensor<T, sizeof...(I)> randint(std::int64_t low, std::int64_t high, I... extent
 }
 /// @brief Random integers uniform in [0, high).
 template <dtype T = std::int64_t, std::size_t R>
-tensor<T, R> randint(std::int64_t high, const shape_t<R>& shape) {
-  return randint<T>(0, high, shape);
+tensor<T, R> randint(std::int64_t high, const shape_t<R>& shape, tl::device d = tl::device::cpu) {
+  return randint<T>(0, high, shape, d);
 }
 
 /// @brief Draws 1 with probability p[i] and 0 otherwise (torch.bernoulli); the result has p's
@@ -190,10 +251,12 @@ tensor<T, R> randint(std::int64_t high, const shape_t<R>& shape) {
 /// auto b = tl::bernoulli(p);  // tensor<double, 1> of 0s and 1s
 /// @endcode
 template <expression E>
-auto bernoulli(const E& p) {
+tensor<typename std::remove_cvref_t<E>::value_type, std::remove_cvref_t<E>::rank> bernoulli(const E& p) {
   using D = std::remove_cvref_t<E>;
   using T = typename D::value_type;
   static_assert(is_floating_v<T>, "tl: bernoulli(p) needs a float or double tensor of probabilities");
+  const tl::device dev = detail::expression_device(p);
+  if (dev.is_cuda()) return bernoulli(tl::eval(p).cpu()).to(dev);  // same stream words as on the host
   const auto pc = tl::eval(p);
   const index_t n = pc.numel();
   const T* pp = pc.data();
@@ -213,13 +276,19 @@ auto bernoulli(const E& p) {
 }
 /// @brief A tensor of dtype T (float by default) whose elements are 1 with probability p and 0 otherwise.
 template <dtype T = float, std::size_t R>
-tensor<T, R> bernoulli(double p, const shape_t<R>& shape) {
+tensor<T, R> bernoulli(double p, const shape_t<R>& shape, tl::device d = tl::device::cpu) {
   static_assert(!is_complex_v<T>, "tl: bernoulli<T> needs a real or bool dtype");
   detail::check_probability("bernoulli", p);
-  tensor<T, R> t(detail::creation_shape("bernoulli", shape));
+  tensor<T, R> t(detail::creation_shape("bernoulli", shape), d);
   const index_t n = t.numel();
   const rng_state st = detail::global_generator::instance().reserve(2 * static_cast<std::uint64_t>(n));
   T* o = t.data();
+  if (d.is_cuda()) {
+    detail::random_args a;
+    a.p = p;
+    detail::cuda_random<detail::random_kind::bernoulli>(o, n, st, a, d.index());
+    return t;
+  }
   detail::random_parallel(n, [&](index_t lo, index_t hi) {
     detail::philox_cursor c(st, 2 * static_cast<std::uint64_t>(lo));
     for (index_t i = lo; i < hi; ++i) o[i] = static_cast<T>(c.template uniform<double>() < p);

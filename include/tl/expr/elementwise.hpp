@@ -215,7 +215,7 @@ struct where_t {
   template <class C, class A, class B>
   static constexpr bool simd = false;
   template <class C, class A, class B>
-  TL_INLINE V operator()(C c, A a, B b) const {
+  TL_HDI V operator()(C c, A a, B b) const {
     return c != C(0) ? static_cast<V>(a) : static_cast<V>(b);
   }
 };
@@ -229,7 +229,7 @@ struct clamp_t {
   static constexpr bool simd = simd_arith_v<V> && std::is_same_v<typename X::value_type, V> &&
                                std::is_same_v<typename L::value_type, V> && std::is_same_v<typename H::value_type, V>;
   template <class X, class L, class H>
-  TL_INLINE V operator()(X x, L lo, H hi) const {
+  TL_HDI V operator()(X x, L lo, H hi) const {
     static_assert(!is_complex_v<V>, "tl: clamp is not defined for complex tensors");
     const V v = static_cast<V>(x), l = static_cast<V>(lo), h = static_cast<V>(hi);
     if constexpr (std::is_floating_point_v<V>) {
@@ -255,7 +255,7 @@ struct lerp_t {
   static constexpr bool simd = simd_float_v<V> && std::is_same_v<typename A::value_type, V> &&
                                std::is_same_v<typename B::value_type, V> && std::is_same_v<typename W::value_type, V>;
   template <class A, class B, class W>
-  TL_INLINE V operator()(A a, B b, W w) const {
+  TL_HDI V operator()(A a, B b, W w) const {
     const V s = static_cast<V>(a), e = static_cast<V>(b), t = static_cast<V>(w);
     // torch's two-sided form: exact at both ends.
     if constexpr (is_complex_v<V>) return s + t * (e - s);

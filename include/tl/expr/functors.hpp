@@ -58,7 +58,7 @@ struct floating_unary {
   struct NAME##_fn : floating_unary {                              \
     static constexpr const char* name = #NAME;                     \
     template <class T>                                             \
-    TL_INLINE T operator()(T x) const {                            \
+    TL_HDI T operator()(T x) const {                            \
       using std::NAME;                                             \
       return NAME(x);                                              \
     }                                                              \
@@ -89,7 +89,7 @@ struct tan_fn : floating_unary {
   template <class T>
   static constexpr bool simd = std::is_same_v<T, float>;
   template <class T>
-  TL_INLINE T operator()(T x) const {
+  TL_HDI T operator()(T x) const {
     using std::tan;
     return tan(x);
   }
@@ -101,7 +101,7 @@ struct tan_fn : floating_unary {
 struct asin_fn : floating_unary {
   static constexpr const char* name = "asin";
   template <class T>
-  TL_INLINE T operator()(T x) const {
+  TL_HDI T operator()(T x) const {
     using std::asin;
     return asin(x);
   }
@@ -118,7 +118,7 @@ struct asin_fn : floating_unary {
   struct NAME##_fn : floating_unary {                                                              \
     static constexpr const char* name = #NAME;                                                     \
     template <class T>                                                                             \
-    TL_INLINE T operator()(T x) const {                                                            \
+    TL_HDI T operator()(T x) const {                                                            \
       static_assert(!is_complex_v<T>, "tl: " #NAME " is not defined for complex tensors");        \
       return std::NAME(x);                                                                         \
     }                                                                                              \
@@ -136,7 +136,7 @@ TL_REAL_UNARY(log1p, log1p)
 struct rsqrt_fn : floating_unary {
   static constexpr const char* name = "rsqrt";
   template <class T>
-  TL_INLINE T operator()(T x) const {
+  TL_HDI T operator()(T x) const {
     using std::sqrt;
     return T(1) / sqrt(x);
   }
@@ -149,7 +149,7 @@ struct rsqrt_fn : floating_unary {
 struct sigmoid_fn : floating_unary {
   static constexpr const char* name = "sigmoid";
   template <class T>
-  TL_INLINE T operator()(T x) const {
+  TL_HDI T operator()(T x) const {
     using std::exp;
     return T(1) / (T(1) + exp(-x));
   }
@@ -165,7 +165,7 @@ struct sigmoid_fn : floating_unary {
 struct gelu_fn : floating_unary {
   static constexpr const char* name = "gelu";
   template <class T>
-  TL_INLINE T operator()(T x) const {
+  TL_HDI T operator()(T x) const {
     static_assert(!is_complex_v<T>, "tl: gelu is not defined for complex tensors");
     return T(0.5) * x * (T(1) + std::erf(x * T(std::numbers::sqrt2 / 2)));
   }
@@ -181,7 +181,7 @@ struct softplus_fn : floating_unary {
   static constexpr const char* name = "softplus";
   double beta = 1, threshold = 20;
   template <class T>
-  TL_INLINE T operator()(T x) const {
+  TL_HDI T operator()(T x) const {
     static_assert(!is_complex_v<T>, "tl: softplus is not defined for complex tensors");
     const T bx = x * T(beta);
     return bx > T(threshold) ? x : std::log1p(std::exp(bx)) / T(beta);
@@ -207,7 +207,7 @@ struct neg_fn : same_type_unary {
   template <class T>
   static constexpr bool simd = simd_arith_v<T>;
   template <class T>
-  TL_INLINE T operator()(T x) const {
+  TL_HDI T operator()(T x) const {
     static_assert(!std::is_same_v<T, bool>, "tl: negation of a bool tensor is not supported; use logical_not");
     return -x;
   }
@@ -222,7 +222,7 @@ struct square_fn : same_type_unary {
   template <class T>
   static constexpr bool simd = simd_arith_v<T>;
   template <class T>
-  TL_INLINE T operator()(T x) const { return x * x; }
+  TL_HDI T operator()(T x) const { return x * x; }
   template <class B>
   TL_INLINE B packet(const B& x) const {
     return x * x;
@@ -238,7 +238,7 @@ struct abs_fn {
   template <class T>
   static constexpr bool simd = simd_arith_v<T>;
   template <class T>
-  TL_INLINE real_t<T> operator()(T x) const {
+  TL_HDI real_t<T> operator()(T x) const {
     if constexpr (is_complex_v<T>) return tl::abs(x);
     else if constexpr (std::is_same_v<T, bool>) return x;
     else if constexpr (std::is_floating_point_v<T>) return std::fabs(x);
@@ -256,7 +256,7 @@ struct sign_fn : same_type_unary {
   template <class T>
   static constexpr bool simd = simd_float_v<T>;
   template <class T>
-  TL_INLINE T operator()(T x) const {
+  TL_HDI T operator()(T x) const {
     static_assert(!is_complex_v<T>, "tl: sign is not defined for complex tensors (use sgn: x / abs(x))");
     if constexpr (std::is_same_v<T, bool>) return x;
     else if constexpr (std::is_floating_point_v<T>) return x > 0 ? T(1) : x < 0 ? T(-1) : x;
@@ -274,7 +274,7 @@ struct relu_fn : same_type_unary {
   template <class T>
   static constexpr bool simd = simd_arith_v<T>;
   template <class T>
-  TL_INLINE T operator()(T x) const {
+  TL_HDI T operator()(T x) const {
     static_assert(!is_complex_v<T> && !std::is_same_v<T, bool>, "tl: relu needs a real, non-bool tensor");
     return x < T(0) ? T(0) : x;  // NaN propagates
   }
@@ -292,7 +292,7 @@ struct relu_fn : same_type_unary {
     template <class T>                                                                          \
     static constexpr bool simd = simd_arith_v<T>;                                               \
     template <class T>                                                                          \
-    TL_INLINE T operator()(T x) const {                                                         \
+    TL_HDI T operator()(T x) const {                                                         \
       static_assert(!is_complex_v<T>, "tl: " #NAME " is not defined for complex tensors");     \
       if constexpr (std::is_floating_point_v<T>) return STDF(x);                                \
       else return x;                                                                            \
@@ -314,7 +314,7 @@ struct frac_fn : same_type_unary {
   template <class T>
   static constexpr bool simd = simd_float_v<T>;
   template <class T>
-  TL_INLINE T operator()(T x) const {
+  TL_HDI T operator()(T x) const {
     static_assert(std::is_floating_point_v<T>, "tl: frac needs a floating tensor");
     return x - std::trunc(x);
   }
@@ -336,7 +336,7 @@ struct bool_unary {
 struct isnan_fn : bool_unary {
   static constexpr const char* name = "isnan";
   template <class T>
-  TL_INLINE bool operator()(T x) const {
+  TL_HDI bool operator()(T x) const {
     if constexpr (is_complex_v<T>) return std::isnan(x.re) || std::isnan(x.im);
     else if constexpr (std::is_floating_point_v<T>) return std::isnan(x);
     else return false;
@@ -345,7 +345,7 @@ struct isnan_fn : bool_unary {
 struct isinf_fn : bool_unary {
   static constexpr const char* name = "isinf";
   template <class T>
-  TL_INLINE bool operator()(T x) const {
+  TL_HDI bool operator()(T x) const {
     if constexpr (is_complex_v<T>) return std::isinf(x.re) || std::isinf(x.im);
     else if constexpr (std::is_floating_point_v<T>) return std::isinf(x);
     else return false;
@@ -354,7 +354,7 @@ struct isinf_fn : bool_unary {
 struct isfinite_fn : bool_unary {
   static constexpr const char* name = "isfinite";
   template <class T>
-  TL_INLINE bool operator()(T x) const {
+  TL_HDI bool operator()(T x) const {
     if constexpr (is_complex_v<T>) return std::isfinite(x.re) && std::isfinite(x.im);
     else if constexpr (std::is_floating_point_v<T>) return std::isfinite(x);
     else return true;
@@ -363,7 +363,7 @@ struct isfinite_fn : bool_unary {
 struct logical_not_fn : bool_unary {
   static constexpr const char* name = "logical_not";
   template <class T>
-  TL_INLINE bool operator()(T x) const { return x == T(0); }
+  TL_HDI bool operator()(T x) const { return x == T(0); }
 };
 
 /// nan_to_num: NaN -> nan, +inf -> posinf, -inf -> neginf (defaults: 0, the largest and lowest finite values).
@@ -375,21 +375,21 @@ struct nan_to_num_fn : same_type_unary {
   double posinf = std::numeric_limits<double>::quiet_NaN();  // NaN: "use the type's max"
   double neginf = std::numeric_limits<double>::quiet_NaN();
   template <class T>
-  TL_INLINE T pos() const {
+  TL_HDI T pos() const {
     return std::isnan(posinf) ? std::numeric_limits<T>::max() : static_cast<T>(posinf);
   }
   template <class T>
-  TL_INLINE T neg() const {
+  TL_HDI T neg() const {
     return std::isnan(neginf) ? std::numeric_limits<T>::lowest() : static_cast<T>(neginf);
   }
   template <class T>
-  TL_INLINE T fix(T x) const {
+  TL_HDI T fix(T x) const {
     if (std::isnan(x)) return static_cast<T>(nan);
     if (std::isinf(x)) return x > 0 ? pos<T>() : neg<T>();
     return x;
   }
   template <class T>
-  TL_INLINE T operator()(T x) const {
+  TL_HDI T operator()(T x) const {
     if constexpr (is_complex_v<T>) return T(fix(x.re), fix(x.im));
     else if constexpr (std::is_floating_point_v<T>) return fix(x);
     else return x;
@@ -414,7 +414,7 @@ struct real_fn {
   template <class T>
   static constexpr bool simd = simd_arith_v<T>;
   template <class T>
-  TL_INLINE real_t<T> operator()(T x) const {
+  TL_HDI real_t<T> operator()(T x) const {
     if constexpr (is_complex_v<T>) return x.re;
     else return x;
   }
@@ -432,7 +432,7 @@ struct imag_fn {
   template <class T>
   static constexpr bool simd = false;
   template <class T>
-  TL_INLINE real_t<T> operator()(T x) const {
+  TL_HDI real_t<T> operator()(T x) const {
     static_assert(is_complex_v<T>, "tl: imag is only defined for complex tensors (torch raises the same)");
     return x.im;
   }
@@ -442,7 +442,7 @@ struct conj_fn : same_type_unary {
   template <class T>
   static constexpr bool simd = simd_arith_v<T>;
   template <class T>
-  TL_INLINE T operator()(T x) const {
+  TL_HDI T operator()(T x) const {
     if constexpr (is_complex_v<T>) return tl::conj(x);
     else return x;
   }
@@ -461,7 +461,7 @@ struct angle_fn {
   template <class T>
   static constexpr bool simd = false;
   template <class T>
-  TL_INLINE real_t<T> operator()(T x) const {
+  TL_HDI real_t<T> operator()(T x) const {
     if constexpr (is_complex_v<T>) return tl::arg(x);
     else return std::isnan(x) ? x : (x < 0 ? std::numbers::pi_v<T> : T(0));
   }
@@ -478,7 +478,7 @@ struct cast_fn {
   template <class T>
   static constexpr bool simd = std::is_same_v<T, U> && simd_arith_v<T>;
   template <class T>
-  TL_INLINE U operator()(T x) const {
+  TL_HDI U operator()(T x) const {
     if constexpr (is_complex_v<T> && !is_complex_v<U>) return static_cast<U>(x.re);
     else if constexpr (is_complex_v<U> && !is_complex_v<T>) return U(static_cast<real_t<U>>(x));
     else return static_cast<U>(x);
@@ -502,7 +502,7 @@ struct arith_binary {
 struct add_fn : arith_binary {
   static constexpr const char* name = "add";
   template <class T>
-  TL_INLINE T operator()(T a, T b) const {
+  TL_HDI T operator()(T a, T b) const {
     if constexpr (std::is_same_v<T, bool>) return a || b;
     else return a + b;
   }
@@ -514,7 +514,7 @@ struct add_fn : arith_binary {
 struct sub_fn : arith_binary {
   static constexpr const char* name = "sub";
   template <class T>
-  TL_INLINE T operator()(T a, T b) const {
+  TL_HDI T operator()(T a, T b) const {
     static_assert(!std::is_same_v<T, bool>, "tl: subtraction of bool tensors is not supported; use logical_xor");
     return a - b;
   }
@@ -526,7 +526,7 @@ struct sub_fn : arith_binary {
 struct mul_fn : arith_binary {
   static constexpr const char* name = "mul";
   template <class T>
-  TL_INLINE T operator()(T a, T b) const {
+  TL_HDI T operator()(T a, T b) const {
     if constexpr (std::is_same_v<T, bool>) return a && b;
     else return a * b;
   }
@@ -545,7 +545,7 @@ struct div_fn {
   template <class T>
   static constexpr bool simd = simd_float_v<T>;
   template <class T>
-  TL_INLINE T operator()(T a, T b) const { return a / b; }
+  TL_HDI T operator()(T a, T b) const { return a / b; }
   template <class B>
   TL_INLINE B packet(const B& a, const B& b) const {
     return a / b;
@@ -565,7 +565,7 @@ struct bool_binary {
   struct NAME##_fn : bool_binary {                                                                 \
     static constexpr const char* name = #NAME;                                                     \
     template <class T>                                                                             \
-    TL_INLINE bool operator()(T a, T b) const {                                                    \
+    TL_HDI bool operator()(T a, T b) const {                                                    \
       static_assert(!(ORDERED && is_complex_v<T>), "tl: complex numbers have no ordering (" #NAME ")"); \
       return a OP b;                                                                               \
     }                                                                                              \
@@ -580,24 +580,24 @@ TL_COMPARE(ge, >=, true)
 struct logical_and_fn : bool_binary {
   static constexpr const char* name = "logical_and";
   template <class T>
-  TL_INLINE bool operator()(T a, T b) const { return (a != T(0)) && (b != T(0)); }
+  TL_HDI bool operator()(T a, T b) const { return (a != T(0)) && (b != T(0)); }
 };
 struct logical_or_fn : bool_binary {
   static constexpr const char* name = "logical_or";
   template <class T>
-  TL_INLINE bool operator()(T a, T b) const { return (a != T(0)) || (b != T(0)); }
+  TL_HDI bool operator()(T a, T b) const { return (a != T(0)) || (b != T(0)); }
 };
 struct logical_xor_fn : bool_binary {
   static constexpr const char* name = "logical_xor";
   template <class T>
-  TL_INLINE bool operator()(T a, T b) const { return (a != T(0)) != (b != T(0)); }
+  TL_HDI bool operator()(T a, T b) const { return (a != T(0)) != (b != T(0)); }
 };
 
 /// maximum / minimum propagate NaN (torch.maximum).
 struct maximum_fn : arith_binary {
   static constexpr const char* name = "maximum";
   template <class T>
-  TL_INLINE T operator()(T a, T b) const {
+  TL_HDI T operator()(T a, T b) const {
     static_assert(!is_complex_v<T>, "tl: maximum is not defined for complex tensors");
     if constexpr (std::is_floating_point_v<T>)
       if (std::isnan(a) || std::isnan(b)) return a + b;
@@ -613,7 +613,7 @@ struct maximum_fn : arith_binary {
 struct minimum_fn : arith_binary {
   static constexpr const char* name = "minimum";
   template <class T>
-  TL_INLINE T operator()(T a, T b) const {
+  TL_HDI T operator()(T a, T b) const {
     static_assert(!is_complex_v<T>, "tl: minimum is not defined for complex tensors");
     if constexpr (std::is_floating_point_v<T>)
       if (std::isnan(a) || std::isnan(b)) return a + b;
@@ -638,7 +638,7 @@ struct floating_binary {
 struct atan2_fn : floating_binary {
   static constexpr const char* name = "atan2";
   template <class T>
-  TL_INLINE T operator()(T a, T b) const {
+  TL_HDI T operator()(T a, T b) const {
     static_assert(!is_complex_v<T>, "tl: atan2 is not defined for complex tensors");
     return std::atan2(a, b);
   }
@@ -650,7 +650,7 @@ struct atan2_fn : floating_binary {
 struct hypot_fn : floating_binary {
   static constexpr const char* name = "hypot";
   template <class T>
-  TL_INLINE T operator()(T a, T b) const {
+  TL_HDI T operator()(T a, T b) const {
     static_assert(!is_complex_v<T>, "tl: hypot is not defined for complex tensors");
     return std::hypot(a, b);
   }
@@ -675,7 +675,7 @@ struct fmod_fn {
   template <class T>
   static constexpr bool simd = simd_float_v<T>;
   template <class T>
-  TL_INLINE T operator()(T a, T b) const {
+  TL_HDI T operator()(T a, T b) const {
     static_assert(!is_complex_v<T> && !std::is_same_v<T, bool>, "tl: fmod needs real, non-bool operands");
     if constexpr (std::is_floating_point_v<T>) {
       return std::fmod(a, b);
@@ -700,7 +700,7 @@ struct remainder_fn {
   template <class T>
   static constexpr bool simd = false;
   template <class T>
-  TL_INLINE T operator()(T a, T b) const {
+  TL_HDI T operator()(T a, T b) const {
     static_assert(!is_complex_v<T> && !std::is_same_v<T, bool>, "tl: remainder needs real, non-bool operands");
     if constexpr (std::is_floating_point_v<T>) {
       T r = std::fmod(a, b);
@@ -726,7 +726,7 @@ struct pow_fn {
   template <class T>
   static constexpr bool simd = simd_float_v<T>;
   template <class T>
-  TL_INLINE T operator()(T a, T b) const {
+  TL_HDI T operator()(T a, T b) const {
     if constexpr (std::is_integral_v<T>) {
       if (b < 0) return a == 1 ? T(1) : a == -1 ? ((b & 1) ? T(-1) : T(1)) : T(0);
       T r = 1, base = a;
@@ -755,7 +755,7 @@ struct polar_fn {
   template <class T>
   static constexpr bool simd = false;
   template <class T>
-  TL_INLINE complex<T> operator()(T r, T th) const {
+  TL_HDI complex<T> operator()(T r, T th) const {
     static_assert(std::is_floating_point_v<T>, "tl: polar needs real floating operands");
     return tl::polar(r, th);
   }

@@ -47,10 +47,11 @@ struct leaf_span {
   const index_t* shape;
   std::size_t rank;
   std::size_t elem_size;
+  tl::device dev;
 };
 
 template <class T>
-TL_INLINE T maybe_conj(const T& v, bool c) {
+TL_HDI T maybe_conj(const T& v, bool c) {
   if constexpr (is_complex_v<T>) return c ? tl::conj(v) : v;
   else return (void)c, v;
 }
@@ -63,7 +64,7 @@ template <class T>
 struct contig_row {
   const T* p;
   bool conj;
-  TL_INLINE T get(index_t j) const { return maybe_conj(p[j], conj); }
+  TL_HDI T get(index_t j) const { return maybe_conj(p[j], conj); }
   template <class B>
   TL_INLINE B packet(index_t j) const {
     return B::load_unaligned(p + j);
@@ -76,7 +77,7 @@ struct strided_row {
   const T* p;
   index_t s;
   bool conj;
-  TL_INLINE T get(index_t j) const { return maybe_conj(p[j * s], conj); }
+  TL_HDI T get(index_t j) const { return maybe_conj(p[j * s], conj); }
   template <class B>
   TL_INLINE B packet(index_t j) const {
     if (s == 1) return B::load_unaligned(p + j);
@@ -90,7 +91,7 @@ struct strided_row {
 template <class T>
 struct scalar_row {
   T v;
-  TL_INLINE T get(index_t) const { return v; }
+  TL_HDI T get(index_t) const { return v; }
   template <class B>
   TL_INLINE B packet(index_t) const {
     return B(v);
@@ -101,7 +102,7 @@ template <class Op, class In, class C>
 struct unary_row {
   Op op;
   C c;
-  TL_INLINE auto get(index_t j) const { return op(static_cast<In>(c.get(j))); }
+  TL_HDI auto get(index_t j) const { return op(static_cast<In>(c.get(j))); }
   template <class B>
   TL_INLINE auto packet(index_t j) const {
     return op.packet(c.template packet<B>(j));
@@ -113,7 +114,7 @@ struct binary_row {
   Op op;
   L l;
   R r;
-  TL_INLINE auto get(index_t j) const { return op(static_cast<In>(l.get(j)), static_cast<In>(r.get(j))); }
+  TL_HDI auto get(index_t j) const { return op(static_cast<In>(l.get(j)), static_cast<In>(r.get(j))); }
   template <class B>
   TL_INLINE auto packet(index_t j) const {
     return op.packet(l.template packet<B>(j), r.template packet<B>(j));
@@ -126,7 +127,7 @@ struct ternary_row {
   A a;
   B_ b;
   C c;
-  TL_INLINE auto get(index_t j) const { return op(a.get(j), b.get(j), c.get(j)); }
+  TL_HDI auto get(index_t j) const { return op(a.get(j), b.get(j), c.get(j)); }
   template <class B>
   TL_INLINE auto packet(index_t j) const {
     return op.packet(a.template packet<B>(j), b.template packet<B>(j), c.template packet<B>(j));
@@ -167,6 +168,7 @@ struct tensor_leaf : node_base<tensor_leaf<T, Ext>, Ext::rank> {
   const T* p = nullptr;
   shape_t<rank> m_shape{}, m_stride{};
   bool conj = false;
+  tl::device dev{};
 
   shape_t<rank> shape() const { return m_shape; }
 
@@ -176,6 +178,7 @@ struct tensor_leaf : node_base<tensor_leaf<T, Ext>, Ext::rank> {
     tensor_leaf<T, dextents<R2>> r;
     r.p = p;
     r.conj = conj;
+    r.dev = dev;
     r.m_shape = s;
     for (std::size_t k = 0; k < R2; ++k) {
       const std::ptrdiff_t src = static_cast<std::ptrdiff_t>(k) - static_cast<std::ptrdiff_t>(R2 - rank);
@@ -187,6 +190,7 @@ struct tensor_leaf : node_base<tensor_leaf<T, Ext>, Ext::rank> {
     tensor_leaf<T, dextents<rank>> r;
     r.p = p;
     r.conj = conj;
+    r.dev = dev;
     for (std::size_t k = 0; k < rank; ++k) {
       r.m_shape[k] = m_shape[perm[k]];
       r.m_stride[k] = m_stride[perm[k]];
@@ -201,8 +205,8 @@ struct tensor_leaf : node_base<tensor_leaf<T, Ext>, Ext::rank> {
     }
     return true;
   }
-  contig_row<T> linear() const { return {p, conj}; }
-  strided_row<T> row(const index_t* outer) const {
+  TL_HD contig_row<T> linear() const { return {p, conj}; }
+  TL_HD strided_row<T> row(const index_t* outer) const {
     if constexpr (rank == 0) {
       return {p, 0, conj};
     } else {
@@ -216,12 +220,15 @@ struct tensor_leaf : node_base<tensor_leaf<T, Ext>, Ext::rank> {
     const char* lo = reinterpret_cast<const char*>(p);
     const char* hi = lo + sizeof(T);
     for (std::size_t d = 0; d < rank; ++d) {
-      if (m_shape[d] == 0) return;
+      if (m_shape[d] == 0) {  // no elements: an empty span (still reports the device)
+        f(leaf_span{lo, lo, p, m_stride.data(), m_shape.data(), rank, sizeof(T), dev});
+        return;
+      }
       const index_t ext = (m_shape[d] - 1) * m_stride[d] * static_cast<index_t>(sizeof(T));
       if (ext < 0) lo += ext;
       else hi += ext;
     }
-    f(leaf_span{lo, hi, p, m_stride.data(), m_shape.data(), rank, sizeof(T)});
+    f(leaf_span{lo, hi, p, m_stride.data(), m_shape.data(), rank, sizeof(T), dev});
   }
 };
 
@@ -267,8 +274,8 @@ struct scalar_leaf : node_base<scalar_leaf<T, R>, R> {
   }
   scalar_leaf permute(const std::array<std::size_t, R>&) const { return *this; }
   bool linear_ok() const { return true; }
-  scalar_row<T> linear() const { return {v}; }
-  scalar_row<T> row(const index_t*) const { return {v}; }
+  TL_HD scalar_row<T> linear() const { return {v}; }
+  TL_HD scalar_row<T> row(const index_t*) const { return {v}; }
   template <class F>
   void for_each_leaf(F&&) const {}
 };
@@ -348,8 +355,8 @@ struct unary_node : node_base<unary_node<Op, C>, C::rank> {
     return unary_node<Op, C2>{{}, op, c.permute(p)};
   }
   bool linear_ok() const { return c.linear_ok(); }
-  auto linear() const { return unary_row<Op, in_type, decltype(c.linear())>{op, c.linear()}; }
-  auto row(const index_t* o) const { return unary_row<Op, in_type, decltype(c.row(o))>{op, c.row(o)}; }
+  TL_HD auto linear() const { return unary_row<Op, in_type, decltype(c.linear())>{op, c.linear()}; }
+  TL_HD auto row(const index_t* o) const { return unary_row<Op, in_type, decltype(c.row(o))>{op, c.row(o)}; }
   template <class F>
   void for_each_leaf(F&& f) const {
     c.for_each_leaf(f);
@@ -388,10 +395,10 @@ struct binary_node : node_base<binary_node<Op, L, R>, (L::rank > R::rank ? L::ra
     return binary_node<Op, decltype(l.permute(p)), decltype(r.permute(p))>(op, l.permute(p), r.permute(p));
   }
   bool linear_ok() const { return l.linear_ok() && r.linear_ok(); }
-  auto linear() const {
+  TL_HD auto linear() const {
     return binary_row<Op, in_type, decltype(l.linear()), decltype(r.linear())>{op, l.linear(), r.linear()};
   }
-  auto row(const index_t* o) const {
+  TL_HD auto row(const index_t* o) const {
     return binary_row<Op, in_type, decltype(l.row(o)), decltype(r.row(o))>{op, l.row(o), r.row(o)};
   }
   template <class F>
@@ -439,11 +446,11 @@ struct ternary_node : node_base<ternary_node<Op, A, B, C>,
         op, a.permute(p), b.permute(p), c.permute(p));
   }
   bool linear_ok() const { return a.linear_ok() && b.linear_ok() && c.linear_ok(); }
-  auto linear() const {
+  TL_HD auto linear() const {
     return ternary_row<Op, decltype(a.linear()), decltype(b.linear()), decltype(c.linear())>{op, a.linear(),
                                                                                             b.linear(), c.linear()};
   }
-  auto row(const index_t* o) const {
+  TL_HD auto row(const index_t* o) const {
     return ternary_row<Op, decltype(a.row(o)), decltype(b.row(o)), decltype(c.row(o))>{op, a.row(o), b.row(o),
                                                                                         c.row(o)};
   }
@@ -486,6 +493,7 @@ auto to_node(E&& e) {
       l.m_shape = e.shape();
       l.m_stride = e.strides();
       l.conj = e.is_conj();
+      l.dev = e.device();
       l.keep = e.storage_handle();
       return l;
     } else {
@@ -494,6 +502,7 @@ auto to_node(E&& e) {
       l.m_shape = e.shape();
       l.m_stride = e.strides();
       l.conj = e.is_conj();
+      l.dev = e.device();
       return l;
     }
   } else if constexpr (is_node<D>::value) {
@@ -534,6 +543,38 @@ auto make_ternary(Op op, A&& a, B&& b, C&& c) {
   auto nb = to_node(std::forward<B>(b));
   auto nc = to_node(std::forward<C>(c));
   return ternary_node<Op, decltype(na), decltype(nb), decltype(nc)>(op, std::move(na), std::move(nb), std::move(nc));
+}
+
+/// The device of an expression's tensor operands; throws tl::device_error when they differ.
+template <class E>
+tl::device expression_device(const E& e, tl::device fallback) {
+  using D = std::remove_cvref_t<E>;
+  if constexpr (is_tensor_v<D>) {
+    return e.defined() ? e.device() : fallback;
+  } else if constexpr (is_node<D>::value) {
+    bool any = false;
+    tl::device d = fallback;
+    e.for_each_leaf([&](const leaf_span& s) {
+      if (!any) {
+        d = s.dev;
+        any = true;
+      } else {
+        check_same_device("expression", d, s.dev);
+      }
+    });
+    return d;
+  } else {
+    return fallback;
+  }
+}
+
+/// Throws tl::device_error when an operand of a host-only op `op` lives on a CUDA device.
+template <class E>
+void require_host(const char* op, const E& e) {
+  const tl::device d = expression_device(e);
+  if (d.is_cuda())
+    throw device_error(cat_str("tl::", op, ": this operation runs on the host only for now; the operand is on ",
+                               d.str(), " (move it with .cpu())"));
 }
 
 }  // namespace tl::detail

@@ -27,6 +27,8 @@ inline void check_index_values(const char* op, const std::int64_t* p, index_t co
 /// @endcode
 template <expression E, expression I>
 auto gather(E&& t, index_t dim, I&& index) {
+  detail::require_host("gather", t);
+  detail::require_host("gather", index);
   using D = std::remove_cvref_t<E>;
   using T = typename D::value_type;
   constexpr std::size_t R = D::rank;

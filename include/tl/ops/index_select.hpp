@@ -19,6 +19,8 @@ namespace tl {
 /// @endcode
 template <expression E, expression I>
 auto index_select(E&& t, index_t dim, I&& index) {
+  detail::require_host("index_select", t);
+  detail::require_host("index_select", index);
   using D = std::remove_cvref_t<E>;
   using T = typename D::value_type;
   constexpr std::size_t R = D::rank;

@@ -28,6 +28,8 @@ T masked_fill_value(const S& value) {
 /// @endcode
 template <expression E, expression M, scalar S>
 auto masked_fill(E&& t, M&& mask, const S& value) {
+  detail::require_host("masked_fill", t);
+  detail::require_host("masked_fill", mask);
   using T = typename std::remove_cvref_t<E>::value_type;
   static_assert(std::is_same_v<typename std::remove_cvref_t<M>::value_type, bool>,
                 "tl: masked_fill needs a bool mask (torch raises the same); compare first, e.g. x > 0");

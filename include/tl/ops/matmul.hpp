@@ -42,6 +42,8 @@ auto contiguous_as(E&& e) {
 /// @endcode
 template <expression A, expression B>
 auto matmul(A&& a, B&& b) {
+  detail::require_host("matmul", a);
+  detail::require_host("matmul", b);
   using DA = std::remove_cvref_t<A>;
   using DB = std::remove_cvref_t<B>;
   constexpr std::size_t RA = DA::rank, RB = DB::rank;

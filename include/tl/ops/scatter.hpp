@@ -65,6 +65,8 @@ void scatter_into(const char* op, const basic_tensor<T, Ext>& dst, std::size_t d
 
 template <bool Add, class T, class Ext, class Src, class I>
 void scatter_tensor(const char* op, const basic_tensor<T, Ext>& dst, index_t dim, I&& index, Src&& src) {
+  detail::require_host(op, dst);
+  detail::require_host(op, index);
   constexpr std::size_t R = Ext::rank;
   using S = std::remove_cvref_t<Src>;
   static_assert(std::remove_cvref_t<I>::rank == R, "tl: scatter needs an index tensor of the same rank as self");

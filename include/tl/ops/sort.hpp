@@ -30,6 +30,7 @@ struct sort_result {
 /// @endcode
 template <expression E>
 auto sort(E&& t, index_t dim = -1, bool descending = false, bool stable = false) {
+  detail::require_host("sort", t);
   using D = std::remove_cvref_t<E>;
   using T = typename D::value_type;
   constexpr std::size_t R = D::rank;

@@ -23,6 +23,7 @@ namespace tl {
 /// @endcode
 template <expression E>
 auto topk(E&& t, index_t k, index_t dim = -1, bool largest = true, bool sorted = true) {
+  detail::require_host("topk", t);
   using D = std::remove_cvref_t<E>;
   using T = typename D::value_type;
   constexpr std::size_t R = D::rank;

@@ -33,6 +33,7 @@ struct unique_result {
 /// @endcode
 template <expression E>
 auto unique(E&& t, bool sorted = true, bool return_inverse = false, bool return_counts = false) {
+  detail::require_host("unique", t);
   using D = std::remove_cvref_t<E>;
   using T = typename D::value_type;
   constexpr std::size_t R = D::rank;

@@ -20,6 +20,7 @@ using scan_acc_t = std::conditional_t<std::is_same_v<S, float>, double,
 
 template <bool IsProd, class E>
 auto scan_impl(const char* op, E&& e, index_t dim) {
+  detail::require_host(op, e);
   using V = value_of<E>;
   using S = sum_type_t<V>;
   using Acc = scan_acc_t<S>;

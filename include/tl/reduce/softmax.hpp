@@ -76,6 +76,7 @@ void softmax_row(const Row& row, index_t n, T* out) {
 
 template <bool Log, class E>
 auto softmax_impl(const char* op, E&& e, index_t dim) {
+  detail::require_host(op, e);
   using V = value_of<E>;
   static_assert(category<V>() == 2,
                 "tl::softmax/log_softmax: the input must be real floating (float or double); cast integer input "

@@ -15,6 +15,7 @@
 
 #include "tl/core/tensor.hpp"
 #include "tl/eval/cpu/thread_pool.hpp"
+#include "tl/eval/device_slot.hpp"
 #include "tl/expr/functors.hpp"
 #include "tl/expr/node.hpp"
 
@@ -24,7 +25,7 @@ namespace tl::detail {
 inline constexpr index_t parallel_chunk = 1 << 15;
 
 template <assign_op Op, class T>
-TL_INLINE T combine(T d, T v) {
+TL_HDI T combine(T d, T v) {
   if constexpr (Op == assign_op::set) return v;
   else if constexpr (Op == assign_op::add) return add_fn{}(d, v);
   else if constexpr (Op == assign_op::sub) return sub_fn{}(d, v);
@@ -128,7 +129,7 @@ bool needs_temporary(const basic_tensor<T, Ext>& dst, const N& node) {
   }
   bool clash = false;
   node.for_each_leaf([&](const leaf_span& s) {
-    if (clash || s.hi <= lo || s.lo >= hi) return;
+    if (clash || s.lo == s.hi || s.hi <= lo || s.lo >= hi) return;
     // Same element order and type: each element is read before it is written.
     bool same = s.data == dst.data() && s.rank == R && s.elem_size == sizeof(T);
     for (std::size_t d = 0; same && d < R; ++d)
@@ -136,6 +137,35 @@ bool needs_temporary(const basic_tensor<T, Ext>& dst, const N& node) {
     clash = !same;
   });
   return clash;
+}
+
+/// Key of the CUDA launcher for evaluating node N (already broadcast to the destination's rank R).
+template <assign_op Op, class T, std::size_t R, class N>
+struct cuda_assign_key {};
+template <class T, std::size_t R, class N>
+using cuda_assign_fn = void (*)(T* d, const shape_t<R>& shape, const shape_t<R>& strides, bool dconj, const N& node,
+                                int dev);
+}  // namespace tl::detail
+
+#if defined(__CUDACC__)
+#include "tl/eval/cuda/assign.cuh"
+#endif
+
+namespace tl::detail {
+
+/// Runs the evaluator of dst's device.
+template <assign_op Op, class T, class Ext, class N>
+void run_assign_on_device(const basic_tensor<T, Ext>& dst, const N& node) {
+  if (dst.is_cuda()) {
+    constexpr std::size_t R = Ext::rank;
+#if defined(__CUDACC__)
+    register_cuda_assign<Op, T, R, N>();
+#endif
+    const auto fn = require_device_slot<cuda_assign_key<Op, T, R, N>, cuda_assign_fn<T, R, N>>("assign");
+    fn(dst.data(), dst.shape(), dst.strides(), dst.is_conj(), node, dst.device().index());
+  } else {
+    run_assign<Op>(dst, node);
+  }
 }
 
 template <assign_op Op, class T, class Ext, class E>
@@ -163,15 +193,16 @@ void eval_into(const basic_tensor<T, Ext>& dst, const E& e) {
   if (!fits)
     throw shape_error(cat_str("tl::assign: an expression of shape ", shape_str(es),
                               " cannot be written into a tensor of shape ", shape_str(dst.shape())));
+  check_same_device("assign", dst.device(), expression_device(node, dst.device()));
   if (dst.numel() == 0) return;
   auto bnode = node.bcast(dst.shape());
   if (needs_temporary(dst, bnode)) {
-    tensor<V, R> tmp(dst.shape());
-    run_assign<assign_op::set>(tmp, bnode);
-    run_assign<Op>(dst, to_node(tmp).bcast(dst.shape()));
+    tensor<V, R> tmp(dst.shape(), dst.device());
+    run_assign_on_device<assign_op::set>(tmp, bnode);
+    run_assign_on_device<Op>(dst, to_node(tmp).bcast(dst.shape()));
     return;
   }
-  run_assign<Op>(dst, bnode);
+  run_assign_on_device<Op>(dst, bnode);
 }
 
 }  // namespace tl::detail
@@ -194,7 +225,7 @@ const basic_tensor<T, Ext>& basic_tensor<T, Ext>::fill_(const S& v) const {
 
 template <class T, class Ext>
 basic_tensor<T, Ext> basic_tensor<T, Ext>::contiguous_copy() const {
-  basic_tensor r(m_shape);
+  basic_tensor r(m_shape, device());
   detail::eval_into<detail::assign_op::set>(r, *this);
   return r;
 }

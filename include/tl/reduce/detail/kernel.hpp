@@ -396,6 +396,7 @@ void reduce_cols(const Red& red, const N& P, std::size_t nouter, Store& store) {
 template <class Red, class N, class Store>
 void reduce_kernel(const Red& red, const N& node, const std::array<bool, N::rank>& mask, Store&& store) {
   constexpr std::size_t R = N::rank;
+  require_host("reduce", node);
   if constexpr (R == 0) {
     store(0, red.combine(red.init(), red.map(node.row(nullptr).get(0), 0)));
   } else {

@@ -1,0 +1,86 @@
+"""PyTorch eager peer of bench_cuda_fused, on the same GPU and the same expressions.
+
+    memory-bound:  r = a*b + c*d - e                  (64M floats)
+    5-op:          r = a*b + c*sin(d) - exp(-e)       (64M floats)
+    copy:          out.copy_(a)                       (64M floats, the bandwidth ceiling)
+    20-op chain:   the 10 assignments of BM_eager_20op (64K floats, launch-bound)
+
+Each expression is written as a PyTorch user writes it: eager, one kernel and one fresh
+temporary per op. Times are GPU times between two torch.cuda.Event records around one run,
+the median of 20 runs after a warm-up. GB/s uses the byte counts of bench_cuda_fused (every
+array read once and the result written once), so the columns compare directly with its
+bytes_per_second.
+
+    python3 bench/cuda/torch_peer.py
+"""
+import torch
+
+N = 1 << 26
+N_SMALL = 1 << 16
+WARMUP = 5
+RUNS = 20
+
+
+def median_ms(fn):
+    """Median GPU time of fn() in milliseconds over RUNS runs, after WARMUP untimed runs."""
+    for _ in range(WARMUP):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(RUNS):
+        start = torch.cuda.Event(enable_timing=True)
+        stop = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    times.sort()
+    mid = len(times) // 2
+    return times[mid] if len(times) % 2 else 0.5 * (times[mid - 1] + times[mid])
+
+
+def report(name, ms, elements, arrays):
+    gbps = elements * arrays * 4 / (ms * 1e-3) / 1e9
+    print(f"{name:<24} {ms * 1e3:12.1f} us {gbps:10.1f} GB/s")
+
+
+def main():
+    if not torch.cuda.is_available():
+        print("no CUDA device: skipping the GPU benchmarks")
+        return
+    dev = torch.device("cuda", 0)
+    print(f"CUDA device 0: {torch.cuda.get_device_name(dev)} (torch {torch.__version__})")
+    torch.manual_seed(42)
+
+    with torch.inference_mode():
+        a, b, c, e = (torch.randn(N, device=dev) for _ in range(4))
+        d = torch.rand(N, device=dev) * 7.0 - 3.5  # angles in [-3.5, 3.5), as in the C++ benchmark
+        out = torch.empty(N, device=dev)
+
+        # 1 read + 1 write
+        report("copy_d2d", median_ms(lambda: out.copy_(a)), N, 2)
+        # 5 reads + 1 write
+        report("torch_memory_bound", median_ms(lambda: a * b + c * d - e), N, 6)
+        report("torch_5op", median_ms(lambda: a * b + c * torch.sin(d) - torch.exp(-e)), N, 6)
+
+        x = torch.randn(N_SMALL, device=dev)
+
+        def chain():
+            y = x * 0.5 + 0.25
+            z = torch.sin(y) * 0.9
+            y = z * z + x
+            z = torch.tanh(y) - 0.1
+            y = torch.exp(-z)
+            z = y * x - 1.0
+            y = torch.abs(z) + 1.0
+            z = torch.sqrt(y) * 0.5
+            y = torch.cos(z) + z
+            return torch.sigmoid(y) * x
+
+        # 13 reads + 10 writes, as counted for BM_eager_20op (torch launches 20 kernels, not 10)
+        report("torch_eager_20op", median_ms(chain), N_SMALL, 23)
+
+
+if __name__ == "__main__":
+    main()
