@@ -24,6 +24,7 @@ namespace tl::detail {
 /// Elements per parallel task (a multiple of every packet width).
 inline constexpr index_t parallel_chunk = 1 << 15;
 
+/// d (op)= v. Callers never pass d for Op == set (the destination may be uninitialized memory).
 template <assign_op Op, class T>
 TL_HDI T combine(T d, T v) {
   if constexpr (Op == assign_op::set) return v;
@@ -50,13 +51,21 @@ TL_INLINE void run_span(T* d, index_t ds, const Row& r, index_t lo, index_t hi, 
         else if constexpr (Op == assign_op::div) v = B::load_unaligned(d + j) / v;
         v.store_unaligned(d + j);
       }
-      for (; j < hi; ++j) d[j] = combine<Op>(d[j], r.get(j));
+      for (; j < hi; ++j) {
+        if constexpr (Op == assign_op::set) d[j] = r.get(j);
+        else d[j] = combine<Op>(d[j], r.get(j));
+      }
       return;
     }
   }
   for (index_t j = lo; j < hi; ++j) {
     T& dst = d[j * ds];
     T v = cast_fn<T>{}(r.get(j));
+    if constexpr (Op == assign_op::set) {  // never read the destination: it may be uninitialized
+      if constexpr (is_complex_v<T>) dst = dconj ? tl::conj(v) : v;
+      else dst = v;
+      continue;
+    }
     if constexpr (is_complex_v<T>) {
       if (dconj) {
         dst = tl::conj(combine<Op>(tl::conj(dst), v));

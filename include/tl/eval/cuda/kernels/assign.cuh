@@ -27,6 +27,11 @@ inline constexpr int unroll = 4;
 template <assign_op Op, class T, class V>
 __device__ __forceinline__ void store_element(T& dst, const V& v, bool dconj) {
   const T x = cast_fn<T>{}(v);
+  if constexpr (Op == assign_op::set) {  // never read the destination: it may be uninitialized
+    if constexpr (is_complex_v<T>) dst = dconj ? tl::conj(x) : x;
+    else dst = x;
+    return;
+  }
   if constexpr (is_complex_v<T>) {
     if (dconj) {
       dst = tl::conj(combine<Op>(tl::conj(dst), x));
