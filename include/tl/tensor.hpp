@@ -6,3 +6,4 @@
 #include "tl/eval/eval.hpp"
 #include "tl/reduce/reduce.hpp"
 #include "tl/ops/ops.hpp"
+#include "tl/autograd/autograd.hpp"

@@ -24,6 +24,14 @@
 #define TL_HDI TL_INLINE
 #endif
 
+/// Autograd is compiled in where TL_AUTOGRAD is 1 (first-order gradients) or 2 (also higher order:
+/// create_graph, hessian, hvp, jvp, gradgradcheck). Each fused expression then also instantiates its
+/// adjoint expressions, which multiplies compile times, so it is off (0) by default. Define it the
+/// same way in every translation unit of a program (CMake: the TL_AUTOGRAD cache variable).
+#ifndef TL_AUTOGRAD
+#define TL_AUTOGRAD 0
+#endif
+
 namespace tl {
 /// @brief Signed index type used for extents, strides and element offsets.
 using index_t = std::int64_t;

@@ -37,6 +37,12 @@ class device_error : public error {
  public:
   using error::error;
 };
+/// @brief Misuse of autograd: backward through a freed graph, a saved tensor modified in place,
+/// a gradient for a tensor that does not require one, inference tensors in recorded operations.
+class autograd_error : public error {
+ public:
+  using error::error;
+};
 /// @brief A failed CUDA runtime or library call; the message names the call, the CUDA error and the op.
 class cuda_error : public device_error {
  public:

@@ -20,6 +20,8 @@ struct storage {
   std::uint64_t version = 0;
   tl::device dev{};
   bool pinned = false;
+  /// Allocated in inference mode (tl::inference_mode): such tensors cannot be saved for backward.
+  bool inference = false;
 
   /// Host memory (pinned: page-locked through the CUDA runtime) or memory on CUDA device `d`.
   explicit storage(std::size_t bytes, tl::device d = tl::device::cpu, bool pin = false)

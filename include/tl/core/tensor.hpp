@@ -21,6 +21,7 @@
 #include <initializer_list>
 #include <memory>
 #include <numeric>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -34,6 +35,7 @@
 #include "tl/core/extents.hpp"
 #include "tl/core/slice.hpp"
 #include "tl/core/storage.hpp"
+#include "tl/autograd/grad_mode.hpp"
 
 namespace tl {
 
@@ -51,6 +53,23 @@ using stensor = basic_tensor<T, extents<E...>>;
 namespace detail {
 /// How an evaluated value is combined with the destination element.
 enum class assign_op { set, add, sub, mul, div };
+
+// Autograd hooks, defined by tl/autograd (the tensor only stores a pointer to its metadata).
+template <class T, std::size_t R>
+struct autograd_meta;
+// True when assigning `e` must be recorded (grad mode on and an operand requires grad).
+template <class E>
+bool must_record(const E& e);
+// Records `out = e` as one graph node (out was just evaluated from e).
+template <class T, class Ext, class E>
+void record_expression(basic_tensor<T, Ext>& out, const E& e);
+// Records `out`, a view of `src` made by `refn` (applied to a tensor shaped like src), for autograd.
+enum class view_kind { injective, expand, conj, identity };
+template <view_kind Kind, class T, class Ext, class V, class F>
+void record_view(const basic_tensor<T, Ext>& src, V& out, F&& refn, const char* name);
+// In-place `dst op= e` when autograd is involved; returns false when it is not (the plain path runs).
+template <assign_op Op, class T, class Ext, class E>
+bool inplace_autograd(const basic_tensor<T, Ext>& dst, const E& e);
 
 // Defined by tl/expr/node.hpp: the device of an expression's tensor operands (`fallback` when it has none);
 // throws tl::device_error when they differ.
@@ -170,13 +189,18 @@ class basic_tensor {
   template <class Ext2>
     requires(Ext2::rank == rank && !std::is_same_v<Ext2, Ext>)
   basic_tensor(const basic_tensor<T, Ext2>& o)
-      : basic_tensor(o.storage_handle(), o.data(), o.shape(), o.strides(), o.is_conj()) {}
+      : basic_tensor(o.storage_handle(), o.data(), o.shape(), o.strides(), o.is_conj()) {
+    m_meta = o.m_meta;
+  }
   /// @brief Evaluates an expression into new storage, in one pass.
   template <expression E>
     requires(!is_tensor_v<E>)
   basic_tensor(const E& e) : basic_tensor(e.shape(), detail::expression_device(e)) {
     static_assert(std::remove_cvref_t<E>::rank == rank, "tl: the expression's rank differs from the tensor's rank");
     detail::eval_into<detail::assign_op::set>(*this, e);
+    if constexpr (TL_AUTOGRAD) {
+      if (detail::must_record(e)) detail::record_expression(*this, e);
+    }
   }
 
   basic_tensor(const basic_tensor&) = default;
@@ -197,11 +221,17 @@ class basic_tensor {
     if constexpr (expression<E>) {
       static_assert(std::remove_cvref_t<E>::rank == rank,
                     "tl: cannot assign an expression of a different rank to a tensor; use reshape or broadcast_to");
-      if (m_storage && m_storage.use_count() == 1 && !m_conj && e.shape() == m_shape && is_contiguous()) {
+      const bool record = detail::must_record(e);
+      if (!record && !m_meta && m_storage && m_storage.use_count() == 1 && !m_conj && e.shape() == m_shape &&
+          is_contiguous() && detail::expression_device(e, device()) == device()) {
         detail::eval_into<detail::assign_op::set>(*this, e);
       } else {
+        // A fresh tensor: the old one may be saved by autograd, so it is never overwritten here.
         basic_tensor fresh(e.shape(), detail::expression_device(e, device()));
         detail::eval_into<detail::assign_op::set>(fresh, e);
+        if constexpr (TL_AUTOGRAD) {
+          if (record) detail::record_expression(fresh, e);
+        }
         *this = std::move(fresh);
       }
     } else {
@@ -378,7 +408,8 @@ class basic_tensor {
       ++d;
     };
     (one(args), ...);
-    return basic_tensor<T, dextents<R2>>(m_storage, p, ns, nst, m_conj);
+    return make_view(basic_tensor<T, dextents<R2>>(m_storage, p, ns, nst, m_conj),
+                     [=](const auto& x) { return x(args...); }, "IndexBackward");
   }
 
   // ---- views ------------------------------------------------------------------------------
@@ -392,7 +423,9 @@ class basic_tensor {
     shape_type ns = m_shape, nst = m_stride;
     ns[d] = len;
     nst[d] = m_stride[d] * step;
-    return {m_storage, len > 0 ? m_data + start * m_stride[d] : m_data, ns, nst, m_conj};
+    return make_view(basic_tensor<T, dextents<rank>>(m_storage, len > 0 ? m_data + start * m_stride[d] : m_data, ns,
+                                                     nst, m_conj),
+                     [=](const auto& x) { return x.slice(dim, sl); }, "SliceBackward");
   }
   /// @brief `length` elements from `start` along `dim` (torch.narrow); errors when out of range.
   basic_tensor<T, dextents<rank>> narrow(index_t dim, index_t start, index_t length) const {
@@ -404,7 +437,8 @@ class basic_tensor {
                                         detail::shape_str(m_shape), ")"));
     shape_type ns = m_shape;
     ns[d] = length;
-    return {m_storage, m_data + st * m_stride[d], ns, m_stride, m_conj};
+    return make_view(basic_tensor<T, dextents<rank>>(m_storage, m_data + st * m_stride[d], ns, m_stride, m_conj),
+                     [=](const auto& x) { return x.narrow(dim, start, length); }, "NarrowBackward");
   }
   /// @brief The slice at `index` along `dim`, removing that dim (torch.select).
   basic_tensor<T, dextents<(rank > 0 ? rank - 1 : 0)>> select(index_t dim, index_t index) const
@@ -421,7 +455,9 @@ class basic_tensor {
         ns[o] = m_shape[k];
         nst[o++] = m_stride[k];
       }
-    return {m_storage, m_data + i * m_stride[d], ns, nst, m_conj};
+    return make_view(basic_tensor<T, dextents<(rank > 0 ? rank - 1 : 0)>>(m_storage, m_data + i * m_stride[d], ns,
+                                                                          nst, m_conj),
+                     [=](const auto& x) { return x.select(dim, index); }, "SelectBackward");
   }
   /// @brief Swaps two dims (a view).
   basic_tensor<T, dextents<rank>> transpose(index_t d0, index_t d1) const {
@@ -429,7 +465,8 @@ class basic_tensor {
     shape_type ns = m_shape, nst = m_stride;
     std::swap(ns[a], ns[b]);
     std::swap(nst[a], nst[b]);
-    return {m_storage, m_data, ns, nst, m_conj};
+    return make_view(basic_tensor<T, dextents<rank>>(m_storage, m_data, ns, nst, m_conj),
+                     [=](const auto& x) { return x.transpose(d0, d1); }, "TransposeBackward");
   }
   /// @brief Reorders dims: result dim i is this tensor's dim perm[i] (a view).
   basic_tensor<T, dextents<rank>> permute(const std::array<index_t, rank>& perm) const {
@@ -444,7 +481,8 @@ class basic_tensor {
       ns[i] = m_shape[p];
       nst[i] = m_stride[p];
     }
-    return {m_storage, m_data, ns, nst, m_conj};
+    return make_view(basic_tensor<T, dextents<rank>>(m_storage, m_data, ns, nst, m_conj),
+                     [=](const auto& x) { return x.permute(perm); }, "PermuteBackward");
   }
   template <class... I>
     requires(sizeof...(I) == rank && (detail::is_index_arg_v<I> && ...))
@@ -467,19 +505,30 @@ class basic_tensor {
 
   /// @brief Reverses the order of elements along the given dims (a view with negative strides).
   basic_tensor<T, dextents<rank>> flip(std::initializer_list<index_t> dims) const {
+    std::array<index_t, rank> dl{};
+    std::size_t nd = 0;
+    for (index_t dd : dims) {
+      if (nd == rank) throw value_error(detail::cat_str("tl::flip: more dims than the rank ", rank));
+      dl[nd++] = dd;
+    }
+    return flip_dims(dl, nd);
+  }
+  basic_tensor<T, dextents<rank>> flip(index_t dim) const { return flip({dim}); }
+  /// @brief Reverses the order of elements along the first `n` dims of `dims`.
+  basic_tensor<T, dextents<rank>> flip_dims(const std::array<index_t, rank>& dl, std::size_t n) const {
     shape_type nst = m_stride;
     T* p = m_data;
     std::array<bool, rank> seen{};
-    for (index_t dd : dims) {
-      const std::size_t d = detail::wrap_dim("flip", dd, rank);
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t d = detail::wrap_dim("flip", dl[k], rank);
       if (seen[d]) throw value_error(detail::cat_str("tl::flip: dim ", d, " appears more than once"));
       seen[d] = true;
       if (m_shape[d] > 0) p += (m_shape[d] - 1) * m_stride[d];
       nst[d] = -m_stride[d];
     }
-    return {m_storage, p, m_shape, nst, m_conj};
+    return make_view(basic_tensor<T, dextents<rank>>(m_storage, p, m_shape, nst, m_conj),
+                     [=](const auto& x) { return x.flip_dims(dl, n); }, "FlipBackward");
   }
-  basic_tensor<T, dextents<rank>> flip(index_t dim) const { return flip({dim}); }
 
   /// @brief Inserts a dim of extent 1 at `dim` (in [-rank-1, rank]).
   basic_tensor<T, dextents<rank + 1>> unsqueeze(index_t dim) const {
@@ -494,7 +543,8 @@ class basic_tensor {
         nst[k] = m_stride[o++];
       }
     }
-    return {m_storage, m_data, ns, nst, m_conj};
+    return make_view(basic_tensor<T, dextents<rank + 1>>(m_storage, m_data, ns, nst, m_conj),
+                     [=](const auto& x) { return x.unsqueeze(dim); }, "UnsqueezeBackward");
   }
   /// @brief Removes dim `dim`, which must have extent 1 (the rank is static, so unlike torch a
   /// non-1 extent is an error rather than a no-op).
@@ -538,7 +588,8 @@ class basic_tensor {
                                           " is neither 1 nor ", want, ")"));
       }
     }
-    return {m_storage, m_data, ns, nst, m_conj};
+    return make_view<detail::view_kind::expand>(basic_tensor<T, dextents<R2>>(m_storage, m_data, ns, nst, m_conj),
+                     [](const auto& x) { return x; }, "ExpandBackward");
   }
   template <class... I>
     requires((detail::is_index_arg_v<I> && ...))
@@ -574,7 +625,8 @@ class basic_tensor {
       }
     ns[o] = len;
     nst[o] = m_stride[a] + m_stride[b];
-    return {m_storage, p, ns, nst, m_conj};
+    return make_view(basic_tensor<T, dextents<(rank > 0 ? rank - 1 : 0)>>(m_storage, p, ns, nst, m_conj),
+                     [=](const auto& x) { return x.diagonal(offset, dim1, dim2); }, "DiagonalBackward");
   }
 
   /// @brief Real part as a view (a complex tensor's real parts; a real tensor itself).
@@ -583,7 +635,8 @@ class basic_tensor {
       using R = real_t<T>;
       shape_type nst;
       for (std::size_t i = 0; i < rank; ++i) nst[i] = 2 * m_stride[i];
-      return basic_tensor<R, dextents<rank>>(m_storage, reinterpret_cast<R*>(m_data), m_shape, nst);
+      return make_view(basic_tensor<R, dextents<rank>>(m_storage, reinterpret_cast<R*>(m_data), m_shape, nst),
+                       [](const auto& x) { return x.real(); }, "RealBackward");
     } else {
       return basic_tensor<T, dextents<rank>>(*this);
     }
@@ -595,13 +648,17 @@ class basic_tensor {
     const basic_tensor src = m_conj ? resolve_conj() : *this;
     shape_type nst;
     for (std::size_t i = 0; i < rank; ++i) nst[i] = 2 * src.m_stride[i];
-    return basic_tensor<R, dextents<rank>>(src.m_storage, reinterpret_cast<R*>(src.m_data) + 1, m_shape, nst);
+    return make_view(basic_tensor<R, dextents<rank>>(src.m_storage, reinterpret_cast<R*>(src.m_data) + 1, m_shape, nst),
+                     [](const auto& x) { return x.imag(); }, "ImagBackward");
   }
   /// @brief Lazy complex conjugate in O(1): flips the conjugate bit; consumers fuse the conjugation.
   basic_tensor conj() const {
-    basic_tensor r = *this;
-    if constexpr (is_complex_v<T>) r.m_conj = !m_conj;
-    return r;
+    if constexpr (is_complex_v<T>) {
+      basic_tensor r(m_storage, m_data, m_shape, m_stride, !m_conj);
+      return make_view<detail::view_kind::conj>(r, [](const auto& x) { return x; }, "ConjBackward");
+    } else {
+      return *this;
+    }
   }
   /// @brief Materializes a lazy conjugate (returns this tensor if it has none).
   basic_tensor resolve_conj() const;
@@ -611,10 +668,12 @@ class basic_tensor {
   basic_tensor<T, dextents<R2>> reshape(const shape_t<R2>& shape) const {
     const shape_t<R2> ns = infer_shape("reshape", shape);
     shape_t<R2> nst{};
+    auto refn = [=](const auto& x) { return x.reshape(shape); };
     if (!m_conj && detail::view_strides(m_shape, m_stride, ns, nst))
-      return basic_tensor<T, dextents<R2>>(m_storage, m_data, ns, nst);
+      return make_view(basic_tensor<T, dextents<R2>>(m_storage, m_data, ns, nst), refn, "ReshapeBackward");
     basic_tensor c = contiguous_copy();
-    return basic_tensor<T, dextents<R2>>(c.m_storage, c.m_data, ns, detail::contiguous_strides(ns));
+    return make_view(basic_tensor<T, dextents<R2>>(c.m_storage, c.m_data, ns, detail::contiguous_strides(ns)), refn,
+                     "ReshapeBackward");
   }
   template <class... I>
     requires((detail::is_index_arg_v<I> && ...))
@@ -630,7 +689,8 @@ class basic_tensor {
       throw shape_error(detail::cat_str("tl::view: a tensor of shape ", detail::shape_str(m_shape), " and strides ",
                                         detail::shape_str(m_stride), " cannot be viewed as ", detail::shape_str(ns),
                                         " without a copy; use reshape() or contiguous()"));
-    return basic_tensor<T, dextents<R2>>(m_storage, m_data, ns, nst, m_conj);
+    return make_view(basic_tensor<T, dextents<R2>>(m_storage, m_data, ns, nst, m_conj),
+                     [=](const auto& x) { return x.view(shape); }, "ViewBackward");
   }
   template <class... I>
     requires((detail::is_index_arg_v<I> && ...))
@@ -684,12 +744,56 @@ class basic_tensor {
   /// @brief This tensor if contiguous, else a contiguous copy.
   basic_tensor contiguous() const {
     if (is_contiguous() && !m_conj) return *this;
-    return contiguous_copy();
+    return make_view<detail::view_kind::identity>(contiguous_copy(), [](const auto& x) { return x; }, "ContiguousBackward");
   }
   /// @brief A deep copy with its own contiguous storage.
-  basic_tensor clone() const { return contiguous_copy(); }
+  basic_tensor clone() const {
+    return make_view<detail::view_kind::identity>(contiguous_copy(), [](const auto& x) { return x; }, "CloneBackward");
+  }
+
+  // ---- autograd (defined in tl/autograd) -------------------------------------------------------
+  /// @brief Whether gradients flow to this tensor: a leaf marked with requires_grad_(), or the result
+  /// of a recorded operation on such tensors.
+  bool requires_grad() const;
+  /// @brief Marks (or unmarks) this leaf tensor as needing a gradient (torch's requires_grad_).
+  /// Only floating and complex tensors can require gradients.
+  const basic_tensor& requires_grad_(bool on = true) const;
+  /// @brief The accumulated gradient (an undefined tensor before the first backward; see defined()).
+  tensor<T, rank> grad() const;
+  /// @brief Replaces the accumulated gradient (an undefined tensor clears it).
+  void set_grad(const tensor<T, rank>& g) const;
+  /// @brief Clears the accumulated gradient (set_to_none, torch's default since 2.0) or sets it to zeros.
+  void zero_grad(bool set_to_none = true) const;
+  /// @brief Backpropagates from this one-element tensor (torch's backward()).
+  void backward(bool retain_graph = false, bool create_graph = false) const;
+  /// @brief Backpropagates `gradient` (shaped like this tensor) from this tensor.
+  void backward(const tensor<T, rank>& gradient, bool retain_graph = false, bool create_graph = false) const;
+  /// @brief The same elements, cut from the graph (shares storage; requires_grad() is false).
+  basic_tensor detach() const;
+  /// @brief True unless this tensor is the result of a recorded operation.
+  bool is_leaf() const;
+  /// @brief The name of the node that made this tensor ("MulBackward"-style; "" for a leaf).
+  std::string grad_fn_name() const;
+  /// @brief Keeps the gradient of this non-leaf tensor in grad() during backward.
+  void retain_grad() const;
+  /// @brief Registers `f(grad)` to run when the gradient of this tensor is computed; it may
+  /// return a replacement gradient (a tensor) or nothing.
+  template <class F>
+  void register_hook(F&& f) const;
+  /// @brief True for tensors created in inference mode.
+  bool is_inference() const { return m_storage && m_storage->inference; }
+  /// @brief The autograd metadata (internal).
+  const std::shared_ptr<detail::autograd_meta<T, rank>>& autograd_meta_handle() const { return m_meta; }
+  void set_autograd_meta(std::shared_ptr<detail::autograd_meta<T, rank>> m) const { m_meta = std::move(m); }
 
  private:
+  template <detail::view_kind Kind = detail::view_kind::injective, class V, class F>
+  V make_view(V v, F&& refn, const char* name) const {
+    if constexpr (TL_AUTOGRAD) {
+      if (m_meta) detail::record_view<Kind>(*this, v, std::forward<F>(refn), name);
+    }
+    return v;
+  }
   template <std::size_t R2>
   shape_t<R2> infer_shape(const char* op, shape_t<R2> s) const {
     index_t known = 1;
@@ -726,6 +830,7 @@ class basic_tensor {
   }
   void allocate(tl::device d = tl::device::cpu, bool pinned = false) {
     m_storage = detail::make_storage(static_cast<std::size_t>(numel()) * sizeof(T), d, pinned);
+    m_storage->inference = detail::grad_state_ref().inference;
     m_data = static_cast<T*>(m_storage->ptr);
     m_stride = detail::contiguous_strides(m_shape);
   }
@@ -738,6 +843,8 @@ class basic_tensor {
   shape_type m_shape{};
   shape_type m_stride{};
   bool m_conj = false;
+  // Autograd metadata: created lazily (requires_grad_, recorded results), hence mutable.
+  mutable std::shared_ptr<detail::autograd_meta<T, rank>> m_meta;
 };
 
 }  // namespace tl

@@ -169,6 +169,10 @@ struct tensor_leaf : node_base<tensor_leaf<T, Ext>, Ext::rank> {
   shape_t<rank> m_shape{}, m_stride{};
   bool conj = false;
   tl::device dev{};
+  // Autograd: the source tensor (a basic_tensor<T, Ext>) and whether it requires grad. Set only on
+  // leaves built from tensors by to_node; broadcast/permuted copies made by evaluators drop them.
+  const void* src = nullptr;
+  bool rg = false;
 
   shape_t<rank> shape() const { return m_shape; }
 
@@ -236,6 +240,7 @@ struct tensor_leaf : node_base<tensor_leaf<T, Ext>, Ext::rank> {
 template <class T, class Ext>
 struct owning_leaf : tensor_leaf<T, Ext> {
   std::shared_ptr<storage> keep;
+  std::shared_ptr<const void> keep_src;  // the source tensor, kept only when it requires grad
 
   template <std::size_t R2>
   owning_leaf<T, dextents<R2>> bcast(const shape_t<R2>& s) const {
@@ -495,6 +500,12 @@ auto to_node(E&& e) {
       l.conj = e.is_conj();
       l.dev = e.device();
       l.keep = e.storage_handle();
+      if (e.requires_grad()) {
+        auto h = std::make_shared<const D>(e);
+        l.src = h.get();
+        l.rg = true;
+        l.keep_src = std::move(h);
+      }
       return l;
     } else {
       tensor_leaf<T, Ext> l;
@@ -503,6 +514,8 @@ auto to_node(E&& e) {
       l.m_stride = e.strides();
       l.conj = e.is_conj();
       l.dev = e.device();
+      l.src = &e;
+      l.rg = e.requires_grad();
       return l;
     }
   } else if constexpr (is_node<D>::value) {
@@ -566,6 +579,37 @@ tl::device expression_device(const E& e, tl::device fallback) {
   } else {
     return fallback;
   }
+}
+
+/// Whether any tensor operand of an expression requires grad.
+template <class T, class Ext>
+bool any_requires_grad(const tensor_leaf<T, Ext>& l) {
+  return l.rg;
+}
+template <class T, std::size_t R>
+bool any_requires_grad(const scalar_leaf<T, R>&) {
+  return false;
+}
+template <class O, class C>
+bool any_requires_grad(const unary_node<O, C>& n) {
+  return any_requires_grad(n.c);
+}
+template <class O, class L, class R>
+bool any_requires_grad(const binary_node<O, L, R>& n) {
+  return any_requires_grad(n.l) || any_requires_grad(n.r);
+}
+template <class O, class A, class B, class C>
+bool any_requires_grad(const ternary_node<O, A, B, C>& n) {
+  return any_requires_grad(n.a) || any_requires_grad(n.b) || any_requires_grad(n.c);
+}
+
+template <class E>
+bool must_record(const E& e) {
+  using D = std::remove_cvref_t<E>;
+  if constexpr (!TL_AUTOGRAD) return (void)e, false;
+  else if constexpr (is_tensor_v<D>) return e.requires_grad() && is_grad_enabled();
+  else if constexpr (is_node<D>::value) return any_requires_grad(e) && is_grad_enabled();
+  else return false;
 }
 
 /// Throws tl::device_error when an operand of a host-only op `op` lives on a CUDA device.

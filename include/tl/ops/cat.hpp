@@ -11,11 +11,27 @@
 namespace tl {
 
 namespace detail {
+// Records cat for autograd (defined in tl/autograd/detail/list_ops.hpp).
+template <class T, class Ext>
+void record_cat(tensor<T, Ext::rank>& out, const basic_tensor<T, Ext>* ts, std::size_t count, std::size_t d);
+
 template <class T, class Ext>
 tensor<T, Ext::rank> cat_impl(const char* op, const basic_tensor<T, Ext>* ts, std::size_t count, index_t dim) {
   constexpr std::size_t R = Ext::rank;
   if (count == 0) throw value_error(cat_str("tl::", op, ": expected a non-empty list of tensors"));
   const std::size_t d = wrap_dim(op, dim, R);
+  if constexpr (TL_AUTOGRAD && category<T>() >= 2) {
+    bool rg = false;
+    for (std::size_t i = 0; i < count; ++i) rg = rg || ts[i].requires_grad();
+    if (rg && is_grad_enabled()) {
+      tensor<T, R> out = [&] {
+        no_grad guard;
+        return cat_impl(op, ts, count, dim);
+      }();
+      record_cat(out, ts, count, d);
+      return out;
+    }
+  }
   shape_t<R> out_shape = ts[0].shape();
   out_shape[d] = 0;
   for (std::size_t i = 0; i < count; ++i) {

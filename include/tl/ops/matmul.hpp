@@ -29,6 +29,10 @@ auto contiguous_as(E&& e) {
     return tensor<V, D::rank>(astype<V>(std::forward<E>(e)));
   }
 }
+
+// Records matmul for autograd (defined in tl/autograd/detail/linear.hpp).
+template <class Out, class F, class A, class B>
+Out record_matmul(F fwd, const A& a, const B& b);
 }  // namespace detail
 
 /// @brief Matrix product with torch.matmul's rules: 1-D x 1-D is a dot product (rank 0); 2-D x 2-D
@@ -53,6 +57,10 @@ auto matmul(A&& a, B&& b) {
                 "tl: matmul does not support bool tensors (torch rejects them too); "
                 "cast with tl::astype<int64_t> first");
   constexpr std::size_t RO = detail::matmul_rank_v<RA, RB>;
+  if constexpr (TL_AUTOGRAD && detail::category<V>() >= 2)
+    if (detail::must_record(a) || detail::must_record(b))
+      return detail::record_matmul<tensor<V, RO>>([](const auto& x, const auto& y) { return tl::matmul(x, y); }, a,
+                                                  b);
   constexpr std::size_t BA = RA > 2 ? RA - 2 : 0, BB = RB > 2 ? RB - 2 : 0, BR = BA > BB ? BA : BB;
 
   const shape_t<RA> as = a.shape();

@@ -7,10 +7,29 @@
 
 #include "tl/core/error.hpp"
 #include "tl/core/tensor.hpp"
+#include "tl/eval/device_ops.hpp"
 #include "tl/ops/detail/loops.hpp"
 #include "tl/ops/detail/sort_keys.hpp"
 
+#if defined(__CUDACC__)
+#include "tl/eval/cuda/sort.cuh"
+#endif
+
 namespace tl {
+namespace detail {
+/// Sorts `src` (on a CUDA device) along dim d into the contiguous values and indices of `r`, with
+/// CUB's radix sort (tl/eval/cuda/sort.cuh).
+template <class T, class Ext, class Res>
+void run_sort_on_device(const basic_tensor<T, Ext>& src, std::size_t d, bool descending, Res& r) {
+  constexpr std::size_t R = Ext::rank;
+#if defined(__CUDACC__)
+  register_cuda_sort<T, R>();
+#endif
+  require_device_slot<cuda_sort_key<T, R>, cuda_sort_fn<T, R>>("sort")(src.data(), src.shape(), src.strides(), d,
+                                                                      descending, r.values.data(),
+                                                                      r.indices.data(), src.device().index());
+}
+}  // namespace detail
 
 /// @brief What tl::sort and tl::topk return (torch.return_types.sort / topk): the values and their
 /// int64 indices along the dim.
@@ -23,14 +42,13 @@ struct sort_result {
 /// @brief Sorts `t` along `dim` (torch.sort): returns {values, indices}. NaN sorts after every
 /// number in ascending order and before every number in descending order. Equal elements keep
 /// their order, so the result is always stable (`stable` is accepted for torch compatibility).
-/// Lines along `dim` are sorted in parallel.
+/// Lines along `dim` are sorted in parallel; on a CUDA device with CUB's (segmented) radix sort.
 ///
 /// @code
 /// auto [v, i] = tl::sort(x, -1, /*descending=*/true);
 /// @endcode
 template <expression E>
 auto sort(E&& t, index_t dim = -1, bool descending = false, bool stable = false) {
-  detail::require_host("sort", t);
   using D = std::remove_cvref_t<E>;
   using T = typename D::value_type;
   constexpr std::size_t R = D::rank;
@@ -38,7 +56,11 @@ auto sort(E&& t, index_t dim = -1, bool descending = false, bool stable = false)
   (void)stable;
   const std::size_t d = detail::wrap_dim("sort", dim, R);
   const auto src = detail::materialize(std::forward<E>(t));
-  sort_result<T, R> r{tensor<T, R>(src.shape()), tensor<std::int64_t, R>(src.shape())};
+  sort_result<T, R> r{tensor<T, R>(src.shape(), src.device()), tensor<std::int64_t, R>(src.shape(), src.device())};
+  if (src.is_cuda()) {
+    if (src.numel() > 0) detail::run_sort_on_device(src, d, descending, r);
+    return r;
+  }
   T* vp = r.values.data();
   std::int64_t* ip = r.indices.data();
   detail::for_each_line(src, d, src.shape(), [&](auto& buf, index_t off, index_t os) {

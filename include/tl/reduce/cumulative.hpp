@@ -7,8 +7,13 @@
 #include <vector>
 
 #include "tl/eval/cpu/thread_pool.hpp"
+#include "tl/eval/device_ops.hpp"
 #include "tl/reduce/detail/reducers.hpp"
 #include "tl/reduce/detail/run.hpp"
+
+#if defined(__CUDACC__)
+#include "tl/eval/cuda/scan.cuh"
+#endif
 
 namespace tl {
 namespace detail {
@@ -18,9 +23,18 @@ template <class S>
 using scan_acc_t = std::conditional_t<std::is_same_v<S, float>, double,
                                       std::conditional_t<std::is_same_v<S, complex<float>>, complex<double>, S>>;
 
+/// The scan of a node on CUDA device `dev` into the contiguous `out` (tl/eval/cuda/scan.cuh).
+template <bool IsProd, class N, class S>
+void run_scan_on_device(const N& node, std::size_t d, S* out, tl::device dev) {
+#if defined(__CUDACC__)
+  register_cuda_scan<IsProd, N, S, scan_acc_t<S>>();
+#endif
+  require_device_slot<cuda_scan_key<IsProd, N, S>, cuda_scan_fn<N, S>>(IsProd ? "cumprod" : "cumsum")(node, d, out,
+                                                                                                     dev.index());
+}
+
 template <bool IsProd, class E>
 auto scan_impl(const char* op, E&& e, index_t dim) {
-  detail::require_host(op, e);
   using V = value_of<E>;
   using S = sum_type_t<V>;
   using Acc = scan_acc_t<S>;
@@ -29,8 +43,13 @@ auto scan_impl(const char* op, E&& e, index_t dim) {
   auto node = to_node(std::forward<E>(e));
   const std::size_t d = wrap_dim(op, dim, R);
   const auto s = node.shape();
-  tensor<S, R> out(s);
+  const tl::device dev = expression_device(node);
+  tensor<S, R> out(s, dev);
   if (out.numel() == 0) return out;
+  if (dev.is_cuda()) {
+    run_scan_on_device<IsProd>(node, d, out.data(), dev);
+    return out;
+  }
   auto bn = node.bcast(s);
   const auto st = out.strides();
   S* od = out.data();
@@ -44,11 +63,13 @@ auto scan_impl(const char* op, E&& e, index_t dim) {
   index_t nlines = 1;
   for (std::size_t k = 0; k + 1 < R; ++k)
     if (k != d) nlines *= s[k];
-  const index_t per_line = (d == R - 1) ? inner : s[d] * inner;
+  // `R == 1 ||`: the scanned dim is the last one; says so at compile time (no -Warray-bounds on s[d]).
+  const bool along_last = R == 1 || d == R - 1;
+  const index_t per_line = along_last ? inner : s[d] * inner;
   const index_t per_task = std::max<index_t>(1, parallel_chunk / std::max<index_t>(1, per_line));
   thread_pool::instance().parallel_for((nlines + per_task - 1) / per_task, [&](index_t t) {
     std::array<index_t, R> idx{};
-    std::vector<Acc> acc(d == R - 1 ? 0 : static_cast<std::size_t>(inner));
+    std::vector<Acc> acc(along_last ? 0 : static_cast<std::size_t>(inner));
     const index_t l1 = std::min(nlines, (t + 1) * per_task);
     for (index_t l = t * per_task; l < l1; ++l) {
       index_t rem = l;
@@ -57,7 +78,7 @@ auto scan_impl(const char* op, E&& e, index_t dim) {
         idx[k] = rem % s[k];
         rem /= s[k];
       }
-      if (d == R - 1) {
+      if (along_last) {
         const auto row = bn.row(idx.data());
         index_t off = 0;
         for (std::size_t k = 0; k + 1 < R; ++k) off += idx[k] * st[k];
@@ -91,11 +112,17 @@ auto scan_impl(const char* op, E&& e, index_t dim) {
 /// @endcode
 template <expression E>
 auto cumsum(E&& e, index_t dim) {
+  if constexpr (TL_AUTOGRAD && detail::grad_capable_v<E>)
+    if (detail::must_record(e))
+      return detail::record_dim_op<detail::dim_kind::cumsum>([=](const auto& x) { return tl::cumsum(x, dim); }, e, dim);
   return detail::scan_impl<false>("cumsum", std::forward<E>(e), dim);
 }
 /// @brief Cumulative product along `dim` (torch.cumprod); bool and integers give int64.
 template <expression E>
 auto cumprod(E&& e, index_t dim) {
+  if constexpr (TL_AUTOGRAD && detail::grad_capable_v<E>)
+    if (detail::must_record(e))
+      return detail::record_dim_op<detail::dim_kind::cumprod>([=](const auto& x) { return tl::cumprod(x, dim); }, e, dim);
   return detail::scan_impl<true>("cumprod", std::forward<E>(e), dim);
 }
 

@@ -24,22 +24,24 @@ auto logsumexp(E&& e, const A&... args) {
                 "tl::logsumexp: the input must be real floating (float or double); cast integer input first, e.g. "
                 "tl::logsumexp(tl::astype<float>(x), 0)");
   using namespace detail;
+  if constexpr (TL_AUTOGRAD)
+    if (must_record(e))
+      return record_reduction<red_kind::logsumexp, reduce_out_t<V, E, A...>>(
+        [=](const auto& x) { return tl::logsumexp(x, args...); }, e, {}, args...);
   auto node = to_node(std::forward<E>(e));
   using N = decltype(node);
   const auto plan = make_plan<N::rank>("logsumexp", node.shape(), args...);
   using tr = reduce_args<N::rank, std::remove_cvref_t<A>...>;
-  tensor<V, tr::out_rank> out(plan.out_shape);
-  V* od = out.data();
+  const tl::device dev = expression_device(node);
+  tensor<V, tr::out_rank> out(plan.out_shape, dev);
   if (plan.n == 0) {
-    for (index_t o = 0; o < plan.out_numel; ++o) od[o] = -std::numeric_limits<V>::infinity();
+    out.fill_(-std::numeric_limits<V>::infinity());
     return out;
   }
-  tensor<V, N::rank> m(keep_shape(node.shape(), plan.mask));
-  V* md = m.data();
-  reduce_kernel(extreme_reducer<V, true>{}, node, plan.mask,
-                [&](index_t o, const V& a) { md[o] = std::isinf(a) ? V(0) : a; });
+  tensor<V, N::rank> m(keep_shape(node.shape(), plan.mask), dev);
+  reduce_into(m, extreme_reducer<V, true>{}, node, plan.mask, fin_lse_shift<V>{});
   auto shifted = make_unary(exp_fn{}, make_binary(sub_fn{}, node, m));
-  reduce_kernel(sum_reducer<V>{}, shifted, plan.mask, [&](index_t o, const V& s) { od[o] = std::log(s) + md[o]; });
+  reduce_into(out, sum_reducer<V>{}, shifted, plan.mask, fin_lse<V>{m.data()});
   return out;
 }
 

@@ -20,6 +20,10 @@ auto mean(E&& e, const A&... args) {
                 "tl::mean: the input must be floating or complex (torch.mean rejects integer and bool tensors); "
                 "cast it first, e.g. tl::mean(tl::astype<float>(x))");
   using Rt = real_t<V>;
+  if constexpr (TL_AUTOGRAD && detail::grad_capable_v<E>)
+    if (detail::must_record(e))
+      return detail::record_reduction<detail::red_kind::mean, detail::reduce_out_t<V, E, A...>>(
+          [=](const auto& x) { return tl::mean(x, args...); }, e, {}, args...);
   return detail::reduce_with<V>("mean", detail::sum_reducer<V>{}, std::forward<E>(e),
                                 [](const V& a, index_t n) {
                                   const Rt dn = static_cast<Rt>(n);

@@ -23,7 +23,7 @@ auto extreme_impl(const char* op, E&& e, const A&... args) {
   auto node = to_node(std::forward<E>(e));
   const auto plan = make_plan<decltype(node)::rank>(op, node.shape(), args...);
   check_nonempty(op, plan, node.shape());
-  return reduce_into_tensor<V>(extreme_reducer<V, IsMax>{}, node, plan, [](const V& a, index_t) { return a; });
+  return reduce_into_tensor<V>(extreme_reducer<V, IsMax>{}, node, plan, fin_acc<V>{});
 }
 
 template <bool IsMax, class E, class... A>
@@ -34,9 +34,7 @@ auto arg_impl(const char* op, E&& e, const A&... args) {
   auto node = to_node(std::forward<E>(e));
   const auto plan = make_plan<decltype(node)::rank>(op, node.shape(), args...);
   check_nonempty(op, plan, node.shape());
-  using red = arg_reducer<V, IsMax>;
-  return reduce_into_tensor<std::int64_t>(red{}, node, plan,
-                                          [](const typename red::acc_type& a, index_t) { return a.i; });
+  return reduce_into_tensor<std::int64_t>(arg_reducer<V, IsMax>{}, node, plan, fin_arg_index{});
 }
 
 template <bool IsMax, class E, class... A>
@@ -49,15 +47,10 @@ auto values_indices_impl(const char* op, E&& e, const A&... args) {
   auto node = to_node(std::forward<E>(e));
   const auto plan = make_plan<decltype(node)::rank>(op, node.shape(), args...);
   check_nonempty(op, plan, node.shape());
-  tl::values_indices<V, tr::out_rank> r{tensor<V, tr::out_rank>(plan.out_shape),
-                                    tensor<std::int64_t, tr::out_rank>(plan.out_shape)};
-  V* vd = r.values.data();
-  std::int64_t* id = r.indices.data();
-  using red = arg_reducer<V, IsMax>;
-  reduce_kernel(red{}, node, plan.mask, [&](index_t o, const typename red::acc_type& a) {
-    vd[o] = a.v;
-    id[o] = a.i;
-  });
+  const tl::device dev = expression_device(node);
+  tl::values_indices<V, tr::out_rank> r{tensor<V, tr::out_rank>(plan.out_shape, dev),
+                                    tensor<std::int64_t, tr::out_rank>(plan.out_shape, dev)};
+  reduce_into(r.indices, arg_reducer<V, IsMax>{}, node, plan.mask, fin_arg_split<V>{r.values.data()});
   return r;
 }
 }  // namespace detail
@@ -69,18 +62,30 @@ auto values_indices_impl(const char* op, E&& e, const A&... args) {
 template <expression E, class... A>
   requires detail::reduce_dim_args<detail::rank_of<E>, A...>
 auto amax(E&& e, const A&... args) {
+  if constexpr (TL_AUTOGRAD && detail::grad_capable_v<E>)
+    if (detail::must_record(e))
+      return detail::record_reduction<detail::red_kind::extreme, detail::reduce_out_t<detail::value_of<E>, E, A...>>(
+          [=](const auto& x) { return tl::amax(x, args...); }, e, {}, args...);
   return detail::extreme_impl<true>("amax", std::forward<E>(e), args...);
 }
 /// @brief Minimum over every dim or the given dims (torch.amin); NaN propagates; empty reductions throw.
 template <expression E, class... A>
   requires detail::reduce_dim_args<detail::rank_of<E>, A...>
 auto amin(E&& e, const A&... args) {
+  if constexpr (TL_AUTOGRAD && detail::grad_capable_v<E>)
+    if (detail::must_record(e))
+      return detail::record_reduction<detail::red_kind::extreme, detail::reduce_out_t<detail::value_of<E>, E, A...>>(
+          [=](const auto& x) { return tl::amin(x, args...); }, e, {}, args...);
   return detail::extreme_impl<false>("amin", std::forward<E>(e), args...);
 }
 
 /// @brief The largest element (rank-0, torch.max(x)); NaN propagates; an empty input throws.
 template <expression E>
 auto max(E&& e) {
+  if constexpr (TL_AUTOGRAD && detail::grad_capable_v<E>)
+    if (detail::must_record(e))
+      return detail::record_reduction<detail::red_kind::extreme, tensor<detail::value_of<E>, 0>>(
+          [](const auto& x) { return tl::max(x); }, e, {});
   return detail::extreme_impl<true>("max", std::forward<E>(e));
 }
 /// @brief Largest values along `dim` and their first positions (torch.max(x, dim, keepdim)).
@@ -90,17 +95,31 @@ auto max(E&& e) {
 template <expression E, class D, class... K>
   requires std::is_integral_v<D> && detail::reduce_dim_args<detail::rank_of<E>, D, K...>
 auto max(E&& e, D dim, const K&... keep) {
+  if constexpr (TL_AUTOGRAD && detail::grad_capable_v<E>)
+    if (detail::must_record(e))
+      return detail::record_values_indices<
+          values_indices<detail::value_of<E>, detail::reduce_args<detail::rank_of<E>, D, K...>::out_rank>>(
+          [=](const auto& x) { return tl::max(x, dim, keep...); }, e, dim, keep...);
   return detail::values_indices_impl<true>("max", std::forward<E>(e), dim, keep...);
 }
 /// @brief The smallest element (rank-0, torch.min(x)); NaN propagates; an empty input throws.
 template <expression E>
 auto min(E&& e) {
+  if constexpr (TL_AUTOGRAD && detail::grad_capable_v<E>)
+    if (detail::must_record(e))
+      return detail::record_reduction<detail::red_kind::extreme, tensor<detail::value_of<E>, 0>>(
+          [](const auto& x) { return tl::min(x); }, e, {});
   return detail::extreme_impl<false>("min", std::forward<E>(e));
 }
 /// @brief Smallest values along `dim` and their first positions (torch.min(x, dim, keepdim)).
 template <expression E, class D, class... K>
   requires std::is_integral_v<D> && detail::reduce_dim_args<detail::rank_of<E>, D, K...>
 auto min(E&& e, D dim, const K&... keep) {
+  if constexpr (TL_AUTOGRAD && detail::grad_capable_v<E>)
+    if (detail::must_record(e))
+      return detail::record_values_indices<
+          values_indices<detail::value_of<E>, detail::reduce_args<detail::rank_of<E>, D, K...>::out_rank>>(
+          [=](const auto& x) { return tl::min(x, dim, keep...); }, e, dim, keep...);
   return detail::values_indices_impl<false>("min", std::forward<E>(e), dim, keep...);
 }
 

@@ -28,6 +28,10 @@ auto norm(E&& e, double p = 2, const A&... args) {
                 "e.g. tl::norm(tl::astype<float>(x))");
   using Rt = real_t<V>;
   using namespace detail;
+  if constexpr (TL_AUTOGRAD && grad_capable_v<E>)
+    if (must_record(e))
+      return record_reduction<red_kind::norm, reduce_out_t<Rt, E, A...>>(
+          [=](const auto& x) { return tl::norm(x, p, args...); }, e, grad_info{p, 1}, args...);
   auto node = to_node(std::forward<E>(e));
   const auto plan = make_plan<decltype(node)::rank>("norm", node.shape(), args...);
   auto ident = [](const Rt& a, index_t) { return a; };

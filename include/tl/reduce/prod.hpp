@@ -14,6 +14,10 @@ template <expression E, class... A>
   requires detail::reduce_dim_args<detail::rank_of<E>, A...>
 auto prod(E&& e, const A&... args) {
   using S = detail::sum_type_t<detail::value_of<E>>;
+  if constexpr (TL_AUTOGRAD && detail::grad_capable_v<E>)
+    if (detail::must_record(e))
+      return detail::record_reduction<detail::red_kind::prod, detail::reduce_out_t<S, E, A...>>(
+          [=](const auto& x) { return tl::prod(x, args...); }, e, {}, args...);
   return detail::reduce_with<S>("prod", detail::prod_reducer<S>{}, std::forward<E>(e),
                                 [](const S& a, index_t) { return a; }, args...);
 }

@@ -4,19 +4,36 @@
 ///
 /// Along the last dim each row is processed in place in the output: a max pass, an exp(x - max)
 /// pass that also sums (xsimd packets), and a scaling pass. Along other dims the same steps run as
-/// fused reductions and one fused assignment. A row of all -inf gives NaN (as torch), NaN propagates.
+/// fused reductions and one fused assignment. On a CUDA device one fused kernel does all three
+/// steps (tl/eval/cuda/softmax.cuh). A row of all -inf gives NaN (as torch), NaN propagates.
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
 
 #include "tl/eval/cpu/assign.hpp"
 #include "tl/eval/cpu/thread_pool.hpp"
+#include "tl/eval/device_ops.hpp"
 #include "tl/expr/elementwise.hpp"
 #include "tl/reduce/detail/reducers.hpp"
 #include "tl/reduce/detail/run.hpp"
 
+#if defined(__CUDACC__)
+#include "tl/eval/cuda/softmax.cuh"
+#endif
+
 namespace tl {
 namespace detail {
+
+/// softmax / log_softmax of a node on CUDA device `dev` into the contiguous `out`: one fused kernel
+/// (tl/eval/cuda/softmax.cuh).
+template <bool Log, class N, class V>
+void run_softmax_on_device(const N& node, std::size_t d, V* out, tl::device dev) {
+#if defined(__CUDACC__)
+  register_cuda_softmax<Log, N, V>();
+#endif
+  require_device_slot<cuda_softmax_key<Log, N, V>, cuda_softmax_fn<N, V>>(Log ? "log_softmax" : "softmax")(
+      node, d, out, dev.index());
+}
 
 /// One row of length n: reads the row accessor, writes softmax (or log_softmax) to out[0, n).
 template <bool Log, bool Simd, class Row, class T>
@@ -76,7 +93,6 @@ void softmax_row(const Row& row, index_t n, T* out) {
 
 template <bool Log, class E>
 auto softmax_impl(const char* op, E&& e, index_t dim) {
-  detail::require_host(op, e);
   using V = value_of<E>;
   static_assert(category<V>() == 2,
                 "tl::softmax/log_softmax: the input must be real floating (float or double); cast integer input "
@@ -86,8 +102,13 @@ auto softmax_impl(const char* op, E&& e, index_t dim) {
   auto node = to_node(std::forward<E>(e));
   const std::size_t d = wrap_dim(op, dim, R);
   const auto s = node.shape();
-  tensor<V, R> out(s);
+  const tl::device dev = expression_device(node);
+  tensor<V, R> out(s, dev);
   if (out.numel() == 0) return out;
+  if (dev.is_cuda()) {
+    run_softmax_on_device<Log>(node, d, out.data(), dev);
+    return out;
+  }
   if (d == R - 1) {
     auto bn = node.bcast(s);
     using BN = decltype(bn);
@@ -129,11 +150,17 @@ auto softmax_impl(const char* op, E&& e, index_t dim) {
 /// @endcode
 template <expression E>
 auto softmax(E&& e, index_t dim) {
+  if constexpr (TL_AUTOGRAD && detail::grad_capable_v<E>)
+    if (detail::must_record(e))
+      return detail::record_dim_op<detail::dim_kind::softmax>([=](const auto& x) { return tl::softmax(x, dim); }, e, dim);
   return detail::softmax_impl<false>("softmax", std::forward<E>(e), dim);
 }
 /// @brief Log-softmax along `dim` (torch.log_softmax): (x - max) - log(sum(exp(x - max))).
 template <expression E>
 auto log_softmax(E&& e, index_t dim) {
+  if constexpr (TL_AUTOGRAD && detail::grad_capable_v<E>)
+    if (detail::must_record(e))
+      return detail::record_dim_op<detail::dim_kind::log_softmax>([=](const auto& x) { return tl::log_softmax(x, dim); }, e, dim);
   return detail::softmax_impl<true>("log_softmax", std::forward<E>(e), dim);
 }
 

@@ -27,25 +27,20 @@ auto var_impl(const char* op, E&& e, double corr, const A&... args) {
                 "tl::var/std: the input must be floating or complex (as in torch); cast it first, e.g. "
                 "tl::var(tl::astype<double>(x))");
   using Rt = real_t<V>;
+  if constexpr (TL_AUTOGRAD)
+    if (must_record(e))
+      return record_reduction<Sqrt ? red_kind::std_ : red_kind::var, reduce_out_t<Rt, E, A...>>(
+        [=](const auto& x) { return var_impl<Sqrt>(op, x, corr, args...); }, e, grad_info{2, corr}, args...);
   auto node = to_node(std::forward<E>(e));
   using N = decltype(node);
   const auto plan = make_plan<N::rank>(op, node.shape(), args...);
   // Pass 1: the mean, laid out with the reduced dims kept so it broadcasts against the input.
-  tensor<V, N::rank> m(keep_shape(node.shape(), plan.mask));
-  V* md = m.data();
-  const Rt dn = static_cast<Rt>(plan.n);
-  reduce_kernel(sum_reducer<V>{}, node, plan.mask, [&](index_t o, const V& a) {
-    if constexpr (is_complex_v<V>) md[o] = V(a.re / dn, a.im / dn);
-    else md[o] = a / dn;
-  });
+  tensor<V, N::rank> m(keep_shape(node.shape(), plan.mask), expression_device(node));
+  reduce_into(m, sum_reducer<V>{}, node, plan.mask, fin_mean<V>{static_cast<Rt>(plan.n)});
   // Pass 2: squared deviations, consumed as an expression.
   auto dev = make_binary(sub_fn{}, node, m);
   const Rt div = static_cast<Rt>(std::max(0.0, static_cast<double>(plan.n) - corr));
-  return reduce_into_tensor<Rt>(sumsq_reducer<Rt>{}, dev, plan, [div](const Rt& s, index_t) {
-    const Rt v = s / div;
-    if constexpr (Sqrt) return std::sqrt(v);
-    else return v;
-  });
+  return reduce_into_tensor<Rt>(sumsq_reducer<Rt>{}, dev, plan, fin_var<Rt, Sqrt>{div});
 }
 }  // namespace detail
 

@@ -221,6 +221,9 @@ namespace tl {
 template <class T, class Ext>
 template <detail::assign_op Op, class E>
 const basic_tensor<T, Ext>& basic_tensor<T, Ext>::update(const E& e) const {
+  if constexpr (TL_AUTOGRAD) {
+    if (detail::inplace_autograd<Op>(*this, e)) return *this;
+  }
   if (m_storage) ++m_storage->version;
   detail::eval_into<Op>(*this, e);
   return *this;

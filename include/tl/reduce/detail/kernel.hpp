@@ -1,6 +1,7 @@
 #pragma once
 /// @file kernel.hpp
-/// @brief Internal: the CPU reduction kernel every reduction is built on (detail header).
+/// @brief Internal: the CPU reduction kernel every reduction is built on, and the hand-off of a
+/// node on a CUDA device to the CUDA one (tl/eval/cuda/reduce.cuh) (detail header).
 ///
 /// A reducer describes one reduction: `acc_type`, `init()`, `map(x, k)` (element x at reduced
 /// position k to an accumulator), `combine(a, b)` (a holds earlier positions than b), and, where
@@ -24,8 +25,15 @@
 #include <type_traits>
 #include <vector>
 
+#include "tl/core/storage.hpp"
 #include "tl/eval/cpu/thread_pool.hpp"
+#include "tl/eval/device_ops.hpp"
 #include "tl/expr/node.hpp"
+#include "tl/reduce/detail/reducers.hpp"
+
+#if defined(__CUDACC__)
+#include "tl/eval/cuda/reduce.cuh"
+#endif
 
 namespace tl::detail {
 
@@ -154,7 +162,7 @@ void reduce_rows(const Red& red, const N& P, std::size_t nkept, Store& store) {
   const index_t L = s[R - 1];
   index_t nout = 1, nrows = 1;
   for (std::size_t d = 0; d < nkept; ++d) nout *= s[d];
-  for (std::size_t d = nkept; d + 1 < R; ++d) nrows *= s[d];
+  for (std::size_t d = nkept; d < R - 1; ++d) nrows *= s[d];
   const index_t nchunk = std::max<index_t>(1, (L + reduce_chunk - 1) / reduce_chunk);
   auto& pool = thread_pool::instance();
   // Partial p (row p / nchunk, chunk p % nchunk) of output o.
@@ -338,7 +346,7 @@ void reduce_cols(const Red& red, const N& P, std::size_t nouter, Store& store) {
   const index_t K = s[R - 1];
   index_t nout = 1, nrows = 1;
   for (std::size_t d = 0; d < nouter; ++d) nout *= s[d];
-  for (std::size_t d = nouter; d + 1 < R; ++d) nrows *= s[d];
+  for (std::size_t d = nouter; d < R - 1; ++d) nrows *= s[d];
   const index_t ntile = (K + reduce_tile - 1) / reduce_tile;
   const index_t ntask = nout * ntile;
   const index_t nblock = (nrows + reduce_row_block - 1) / reduce_row_block;
@@ -390,13 +398,51 @@ void reduce_cols(const Red& red, const N& P, std::size_t nouter, Store& store) {
   }
 }
 
+/// Runs reducer `red` over a node on CUDA device `dev` (tl/eval/cuda/reduce.cuh): out[o] =
+/// fin.finish(acc_o, o) for every output o, `out` in device memory. Deterministic: the blocking
+/// depends only on the shape, never on timing.
+template <class Red, class N, class Out, class Fin>
+void run_reduce_on_device(const Red& red, const N& node, const std::array<bool, N::rank>& mask, Out* out,
+                          const Fin& fin, tl::device dev) {
+#if defined(__CUDACC__)
+  register_cuda_reduce<Red, N, Out, Fin>();
+#endif
+  require_device_slot<cuda_reduce_key<Red, N, Out, Fin>, cuda_reduce_fn<Red, N, Out, Fin>>("reduce")(
+      red, node, mask, out, fin, dev.index());
+}
+
+/// reduce_kernel for a node on a CUDA device: the accumulators are computed there, copied to the host
+/// and handed to `store` in output order.
+template <class Red, class N, class Store>
+void reduce_kernel_via_device(const Red& red, const N& node, const std::array<bool, N::rank>& mask, Store& store,
+                              tl::device dev) {
+  using A = typename Red::acc_type;
+  const auto s = node.shape();
+  index_t nout = 1;
+  for (std::size_t d = 0; d < N::rank; ++d)
+    if (!mask[d]) nout *= s[d];
+  if (nout == 0) return;
+  const std::size_t bytes = static_cast<std::size_t>(nout) * sizeof(A);
+  const auto buf = make_storage(bytes, dev);
+  run_reduce_on_device(red, node, mask, static_cast<A*>(buf->ptr), fin_acc<A>{}, dev);
+  acc_buffer<A> host(static_cast<std::size_t>(nout));
+  require_device_runtime("reduce").copy(host.data(), tl::device::cpu, buf->ptr, dev, bytes, false);
+  for (index_t o = 0; o < nout; ++o) store(o, host[static_cast<std::size_t>(o)]);
+}
+
 /// Runs reducer `red` over expression node `node` (any rank), reducing the dims set in `mask`.
 /// `store(o, acc)` receives the accumulator of output o (outputs in row-major order of the kept
-/// dims); it is called once per output, possibly from several threads.
+/// dims); it is called once per output, possibly from several threads. A node on a CUDA device is
+/// reduced there and `store` gets the accumulators on the host (see reduce_into in run.hpp for a
+/// reduction that stays on the device).
 template <class Red, class N, class Store>
 void reduce_kernel(const Red& red, const N& node, const std::array<bool, N::rank>& mask, Store&& store) {
   constexpr std::size_t R = N::rank;
-  require_host("reduce", node);
+  const tl::device dev = expression_device(node);
+  if (dev.is_cuda()) {
+    reduce_kernel_via_device(red, node, mask, store, dev);
+    return;
+  }
   if constexpr (R == 0) {
     store(0, red.combine(red.init(), red.map(node.row(nullptr).get(0), 0)));
   } else {

@@ -1,0 +1,259 @@
+#pragma once
+/// @file reductions.hpp
+/// @brief Internal: gradients of reductions, scans and softmax (detail header).
+///
+/// A reduction over an expression that requires grad first materializes the expression (one
+/// recorded node), then reduces it and records the reduction. Backward formulas are written with
+/// recorded operations (sum_to, views, materialized expressions), so create_graph works; where a
+/// formula reads the forward result, it is recomputed with recorded operations under create_graph.
+#include <cmath>
+#include <limits>
+#include <tuple>
+
+#include "tl/autograd/detail/expr_node.hpp"
+#include "tl/autograd/detail/views.hpp"
+#include "tl/reduce/detail/reducers.hpp"
+#include "tl/reduce/detail/run.hpp"
+
+namespace tl::detail {
+
+/// |x|^2 as an expression (real for complex x).
+template <class X>
+auto abs_sq(const X& x) {
+  if constexpr (is_complex_v<vt<X>>) return tl::real(x * tl::conj(x));
+  else return x * x;
+}
+/// sgn(x): sign for reals, x / |x| (0 at 0) for complex.
+template <class X>
+auto sgn(const X& x) {
+  if constexpr (is_complex_v<vt<X>>) return tl::where(x == 0, 0, x / tl::abs(x));
+  else return tl::sign(x);
+}
+
+/// The keepdim shape of a reduction and its element count.
+template <std::size_t R>
+struct keep_info {
+  shape_t<R> keep{};
+  index_t n = 1;
+};
+template <std::size_t R, class... A>
+keep_info<R> keep_of(const shape_t<R>& s, const A&... args) {
+  const auto plan = make_plan<R>("autograd", s, args...);
+  return {keep_shape(s, plan.mask), plan.n};
+}
+
+template <red_kind kind, class V, std::size_t R>
+tensor<V, R> reduction_backward(const tensor<V, R>& g_keep, const tensor<V, R>& x,
+                                const tensor<V, R>& y_keep, const keep_info<R>& ki, const grad_info& info) {
+  using Rt = real_t<V>;
+  const auto xs = x.shape();
+  const auto& gk = g_keep;
+  const Rt n = static_cast<Rt>(ki.n);
+  const bool higher = is_grad_enabled();  // create_graph: recompute what is read from the forward
+  const tensor<V, R> xd = x.detach();
+  (void)n;
+  (void)xd;
+  (void)higher;
+  (void)info;
+  if constexpr (kind == red_kind::sum) {
+    return gk.expand(xs);
+  } else if constexpr (kind == red_kind::mean) {
+    return materialize(gk.expand(xs) / n);
+  } else if constexpr (kind == red_kind::prod) {
+      if (higher && x.requires_grad())
+        throw autograd_error("tl::autograd: ProdBackward: double backward (create_graph) through prod is not "
+                             "supported yet");
+      const auto zeros = sum_to(tl::astype<Rt>(xd == 0), ki.keep);
+      tensor<V, R> nz(ki.keep);
+      {
+        // product of the nonzero elements of each reduced slice
+        auto node = to_node(tl::where(xd == 0, 1, xd));
+        reduce_plan<R, R> plan;
+        for (std::size_t d = 0; d < R; ++d) {
+          plan.mask[d] = ki.keep[d] == 1 && xs[d] != 1;
+          plan.out_shape[d] = ki.keep[d];
+        }
+        plan.n = ki.n;
+        nz = reduce_into_tensor<V>(prod_reducer<V>{}, node, plan, [](const V& a, index_t) { return a; });
+      }
+      return materialize(tl::where(xd == 0, tl::where(zeros == 1, gk * cj(nz), 0), gk * cj(y_keep / xd)));
+  } else if constexpr (kind == red_kind::extreme) {
+      const auto cnt = sum_to(tl::astype<V>(xd == y_keep), ki.keep);
+      return materialize(tl::where(xd == y_keep, gk / cnt, 0));
+  } else if constexpr (kind == red_kind::var || kind == red_kind::std_) {
+      const tensor<V, R> mk = materialize(sum_to(x, ki.keep) / n);
+      const Rt div = static_cast<Rt>(std::max(0.0, static_cast<double>(ki.n) - info.corr));
+      if constexpr (kind == red_kind::var) {
+        return materialize(gk * (x - mk) * (Rt(2) / div));
+      } else {
+        const tensor<V, R> sd =
+            higher ? materialize(tl::astype<V>(tl::sqrt(sum_to(abs_sq(x - mk), ki.keep) / div))) : y_keep;
+        return materialize(gk * (x - mk) / (sd * div));
+      }
+  } else if constexpr (kind == red_kind::norm) {
+      const double p = info.p;
+      if (p == 0) return zeros<V>(xs, x.device());
+      if (p == 1) return materialize(gk * sgn(x));
+      if (std::isinf(p)) {
+        const auto ax = tl::abs(xd);
+        const auto cnt = sum_to(tl::astype<V>(ax == y_keep), ki.keep);
+        return materialize(tl::where(ax == y_keep, gk * sgn(x) / cnt, 0));
+      }
+      if (p == 2) {
+        const tensor<V, R> nk = higher ? materialize(tl::astype<V>(tl::sqrt(sum_to(abs_sq(x), ki.keep)))) : y_keep;
+        return materialize(tl::where(nk == 0, 0, gk * x / nk));
+      }
+      const tensor<V, R> nk =
+          higher ? materialize(tl::astype<V>(tl::pow(sum_to(tl::pow(tl::abs(x), p), ki.keep), 1.0 / p))) : y_keep;
+      return materialize(
+          tl::where((nk == 0) || (x == 0), 0, gk * x * tl::pow(tl::abs(x), p - 2) / tl::pow(nk, p - 1)));
+  } else {
+    static_assert(kind == red_kind::logsumexp);
+      tensor<V, R> lk = y_keep;
+      if (higher) {
+        const auto m = materialize(tl::where(tl::isinf(y_keep), 0, y_keep));  // a constant shift
+        lk = materialize(tl::log(sum_to(tl::exp(x - m), ki.keep)) + m);
+      }
+      return materialize(gk * tl::exp(x - lk));
+  }
+}
+
+template <red_kind K, class Out, class F, class E, class... A>
+Out record_reduction(F fwd, const E& e, grad_info info, const A&... args) {
+  using V = value_of<E>;
+  constexpr std::size_t R = rank_of<E>;
+  const tensor<V, R> x = materialize_forward(e);
+  Out y = [&]() -> Out {
+    no_grad guard;
+    return fwd(x);
+  }();
+  using Y = Out;
+  const keep_info<R> ki = keep_of<R>(x.shape(), args...);
+  static constexpr const char* names[] = {"SumBackward",  "MeanBackward", "ProdBackward",      "MaxBackward",
+                                          "VarBackward",  "StdBackward",  "NormBackward",      "LogsumexpBackward"};
+  auto bw = [ki, info](const dyn_tensor_t<Y>& g, const std::tuple<tensor<V, R>>& in, const dyn_tensor_t<Y>& res,
+                       const auto&) {
+    using GV = typename Y::value_type;
+    const auto& x = std::get<0>(in);
+    const tensor<GV, R> gk = g.reshape(ki.keep);
+    const tensor<GV, R> yk = res.defined() ? tensor<GV, R>(res.reshape(ki.keep)) : undefined_tensor<GV, R>();
+    if constexpr (std::is_same_v<GV, V>) {
+      return std::make_tuple(reduction_backward<K, V>(gk, x, yk, ki, info));
+    } else {
+      // real-valued reductions of complex input (norm, var, std): the gradient is complex
+      const tensor<V, R> gkc = materialize(tl::astype<V>(gk));
+      const tensor<V, R> ykc = yk.defined() ? materialize(tl::astype<V>(yk)) : undefined_tensor<V, R>();
+      return std::make_tuple(reduction_backward<K, V>(gkc, x, ykc, ki, info));
+    }
+  };
+  const bool keep = K == red_kind::prod || K == red_kind::extreme || K == red_kind::std_ || K == red_kind::norm ||
+                    K == red_kind::logsumexp;
+  const bool reads = K != red_kind::sum && K != red_kind::mean;
+  record_fn(names[static_cast<int>(K)], y, std::move(bw), std::array<bool, 1>{reads}, keep, x);
+  return y;
+}
+
+/// max(x, dim) / min(x, dim): the gradient goes to the selected position only (torch).
+template <class VI, class F, class E, class D, class... K>
+VI record_values_indices(F fwd, const E& e, D dim, const K&... keep) {
+  using V = value_of<E>;
+  constexpr std::size_t R = rank_of<E>;
+  const tensor<V, R> x = materialize_forward(e);
+  VI r = [&] {
+    no_grad guard;
+    return fwd(x);
+  }();
+  const keep_info<R> ki = keep_of<R>(x.shape(), dim, keep...);
+  const std::size_t d = wrap_dim("max", static_cast<index_t>(dim), R);
+  const auto idx = r.indices;
+  auto bw = [ki, d, idx](const auto& g, const std::tuple<tensor<V, R>>& in, const auto&, const auto&) {
+    const auto& x = std::get<0>(in);
+    const tensor<V, R> gk = g.reshape(ki.keep);
+    const tensor<std::int64_t, R> ik = idx.reshape(ki.keep);
+    shape_t<R> ps;
+    ps.fill(1);
+    ps[d] = x.shape()[d];
+    const tensor<std::int64_t, R> pos = arange<std::int64_t>(0, x.shape()[d]).reshape(ps);
+    return std::make_tuple(materialize(tl::where(pos == ik, gk, 0)));
+  };
+  record_fn("MaxBackward", r.values, std::move(bw), std::array<bool, 1>{false}, false, x);
+  return r;
+}
+
+template <dim_kind K, class F, class E>
+tensor<value_of<E>, rank_of<E>> record_dim_op(F fwd, const E& e, index_t dim) {
+  using V = value_of<E>;
+  constexpr std::size_t R = rank_of<E>;
+  const tensor<V, R> x = materialize_forward(e);
+  tensor<V, R> y = [&]() -> tensor<V, R> {
+    no_grad guard;
+    return fwd(x);
+  }();
+  const std::size_t d = wrap_dim("autograd", dim, R);
+  shape_t<R> keep = x.shape();
+  keep[d] = 1;
+  static constexpr const char* names[] = {"SoftmaxBackward", "LogSoftmaxBackward", "CumsumBackward",
+                                          "CumprodBackward"};
+  auto bw = [keep, d](const tensor<V, R>& g, const std::tuple<tensor<V, R>>& in, const tensor<V, R>& res,
+                           const auto&) {
+    const auto& x = std::get<0>(in);
+    const bool higher = is_grad_enabled();
+    const index_t di = static_cast<index_t>(d);
+    if constexpr (K == dim_kind::softmax || K == dim_kind::log_softmax) {
+      tensor<V, R> y = res;
+      if (higher) {
+        const auto m = materialize(tl::amax(x.detach(), di, tl::keepdim));
+        if constexpr (K == dim_kind::softmax) {
+          const tensor<V, R> ex = materialize(tl::exp(x - m));
+          y = materialize(ex / sum_to(ex, keep));
+        } else {
+          y = materialize(x - m - tl::log(sum_to(tl::exp(x - m), keep)));
+        }
+      }
+      if constexpr (K == dim_kind::softmax) return std::make_tuple(materialize(y * (g - sum_to(g * y, keep))));
+      else return std::make_tuple(materialize(g - tl::exp(y) * sum_to(g, keep)));
+    } else if constexpr (K == dim_kind::cumsum) {
+      return std::make_tuple(tensor<V, R>(tl::cumsum(g.flip(di), di).flip(di)));
+    } else {
+      // cumprod: d y_j / d x_k = prod_{i <= j, i != k} x_i. Without zeros this is y_j / x_k.
+      const bool has_zero = tl::any_of(x.detach() == 0).item();
+      if (!has_zero) {
+        const tensor<V, R> y = higher ? tensor<V, R>(tl::cumprod(x, di)) : res;
+        const tensor<V, R> rc = tl::cumsum(materialize(g * cj(y)).flip(di), di).flip(di);
+        return std::make_tuple(materialize(rc / cj(x)));
+      }
+      if (higher && x.requires_grad())
+        throw autograd_error("tl::autograd: CumprodBackward: double backward (create_graph) through cumprod of an "
+                             "input with zeros is not supported yet");
+      // Exact O(n^2) per slice when zeros are present.
+      no_grad guard;
+      const tensor<V, R> xc = x.detach().transpose(di, -1).contiguous();
+      const tensor<V, R> gc = g.transpose(di, -1).contiguous();
+      tensor<V, R> out(xc.shape());
+      const index_t n = xc.shape()[R - 1];
+      const index_t rows = n ? xc.numel() / n : 0;
+      const V* xp = xc.data();
+      const V* gp = gc.data();
+      V* op = out.data();
+      for (index_t r = 0; r < rows; ++r) {
+        for (index_t k = 0; k < n; ++k) {
+          V acc = V(0), pre = V(1);
+          for (index_t i = 0; i < k; ++i) pre = pre * xp[r * n + i];
+          V run = pre;  // prod_{i <= j, i != k} x_i for j = k
+          for (index_t j = k; j < n; ++j) {
+            if (j > k) run = run * xp[r * n + j];
+            if constexpr (is_complex_v<V>) acc = acc + gp[r * n + j] * tl::conj(run);
+            else acc = acc + gp[r * n + j] * run;
+          }
+          op[r * n + k] = acc;
+        }
+      }
+      return std::make_tuple(tensor<V, R>(out.transpose(di, -1).contiguous()));
+    }
+  };
+  const bool reads = K != dim_kind::cumsum;
+  record_fn(names[static_cast<int>(K)], y, std::move(bw), std::array<bool, 1>{reads}, K != dim_kind::cumsum, x);
+  return y;
+}
+
+}  // namespace tl::detail

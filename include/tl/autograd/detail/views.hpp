@@ -1,0 +1,115 @@
+#pragma once
+/// @file views.hpp
+/// @brief Internal: gradients of views, and the broadcast reduction `sum_to` (detail header).
+///
+/// The gradient of an injective view (slice, select, transpose, diagonal, real/imag, ...) with
+/// respect to its source is the output gradient written through the same view into zeros shaped
+/// like the source. expand() sums over the broadcast dims; conj() conjugates; contiguous()/clone()
+/// pass the gradient through.
+#include <array>
+#include <tuple>
+
+#include "tl/autograd/detail/function.hpp"
+#include "tl/core/creation.hpp"
+#include "tl/reduce/detail/reducers.hpp"
+#include "tl/reduce/detail/run.hpp"
+
+namespace tl::detail {
+
+/// Sums expression e (rank R) over the dims that `target` (rank RT <= R, right-aligned) broadcasts,
+/// giving a tensor of shape `target`. Recorded (its gradient is an expand) when e requires grad.
+template <std::size_t RT, class E>
+tensor<value_of<E>, RT> sum_to(const E& e, const shape_t<RT>& target) {
+  using V = value_of<E>;
+  constexpr std::size_t R = rank_of<E>;
+  static_assert(RT <= R, "tl: sum_to cannot increase the rank");
+  if (must_record(e)) {
+    tensor<V, R> x = materialize(e);
+    tensor<V, RT> y = [&] {
+      no_grad guard;
+      return sum_to(x, target);
+    }();
+    const auto xs = x.shape();
+    record_fn(
+        "SumToBackward", y,
+        [xs](const tensor<V, RT>& g, const auto&, const auto&, const auto&) {
+          return std::make_tuple(tensor<V, R>(g.expand(xs).contiguous()));
+        },
+        std::array<bool, 1>{false}, false, x);
+    return y;
+  }
+  const tensor<V, R> full = eval_plain(e);  // reducing a tensor keeps the kernels shared by all adjoints
+  auto node = to_node(full);
+  const auto s = node.shape();
+  reduce_plan<R, R> plan;
+  bool any = false;
+  for (std::size_t d = 0; d < R; ++d) {
+    const bool lead = d < R - RT;
+    const index_t t = lead ? 1 : target[d - (R - RT)];
+    if (!lead && t != s[d] && t != 1)
+      throw shape_error(cat_str("tl::autograd: cannot sum a gradient of shape ", shape_str(s), " to shape ",
+                                shape_str(target)));
+    plan.mask[d] = lead || (t == 1 && s[d] != 1);
+    any = any || (plan.mask[d] && s[d] != 1);
+  }
+  if (!any) {
+    if constexpr (R == RT) return full;
+    else return tensor<V, RT>(full.storage_handle(), full.data(), target, contiguous_strides(target));
+  }
+  plan.n = 1;
+  plan.out_numel = 1;
+  for (std::size_t d = 0; d < R; ++d) {
+    plan.out_shape[d] = plan.mask[d] ? 1 : s[d];
+    if (plan.mask[d]) plan.n *= s[d];
+    else plan.out_numel *= s[d];
+  }
+  tensor<V, R> kept = reduce_into_tensor<V>(sum_reducer<V>{}, node, plan, [](const V& a, index_t) { return a; });
+  return tensor<V, RT>(kept.storage_handle(), kept.data(), target, contiguous_strides(target));
+}
+
+/// The gradient of a view with respect to its source: zeros shaped like the source with g written
+/// through the view `refn`. Recorded (its gradient is the view of the incoming gradient).
+template <class S, std::size_t RS, class G, class F>
+tensor<S, RS> view_scatter(const G& g, const shape_t<RS>& shape, tl::device dev, const F& refn) {
+  tensor<S, RS> gs = [&] {
+    no_grad guard;
+    tensor<S, RS> z = zeros<S>(shape, dev);
+    refn(z) += g;
+    return z;
+  }();
+  if (any_input_requires_grad(g)) {
+    record_fn(
+        "ViewScatterBackward", gs,
+        [refn](const tensor<S, RS>& gg, const auto&, const auto&, const auto&) {
+          return std::make_tuple(dyn_tensor_t<G>(refn(gg)));
+        },
+        std::array<bool, 1>{false}, false, g);
+  }
+  return gs;
+}
+
+template <view_kind Kind, class T, class Ext, class V, class F>
+void record_view(const basic_tensor<T, Ext>& src, V& out, F&& refn, const char* name) {
+  if (!src.requires_grad() || !is_grad_enabled()) return;
+  constexpr std::size_t RS = Ext::rank;
+  using S = tensor<T, RS>;
+  using O = dyn_tensor_t<V>;
+  const shape_t<RS> shape = src.shape();
+  const tl::device dev = src.device();
+  auto bw = [refn = std::decay_t<F>(std::forward<F>(refn)), shape, dev](const O& g, const auto&, const auto&,
+                                                                       const auto&) -> std::tuple<S> {
+    if constexpr (Kind == view_kind::expand) {
+      return {sum_to(g, shape)};
+    } else if constexpr (Kind == view_kind::conj) {
+      return {S(g.conj())};
+    } else if constexpr (Kind == view_kind::identity) {
+      return {S(g)};
+    } else {
+      return {view_scatter<T>(g, shape, dev, refn)};
+    }
+  };
+  record_fn(name, out, std::move(bw), std::array<bool, 1>{false}, false, src);
+  out.autograd_meta_handle()->is_view = Kind != view_kind::identity;
+}
+
+}  // namespace tl::detail

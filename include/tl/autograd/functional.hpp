@@ -1,0 +1,235 @@
+#pragma once
+/// @file functional.hpp
+/// @brief torch.autograd.grad and torch.autograd.functional: grad, vjp, jvp, jacobian, hessian,
+/// hvp, vhp, for functions of one tensor.
+///
+/// @code
+/// auto x = tl::randn<double>(5).requires_grad_();
+/// auto [gx] = tl::autograd::grad(tl::eval(tl::sum(tl::sin(x))), std::tie(x));   // cos(x)
+/// auto H = tl::autograd::hessian([](const auto& v) { return tl::eval(tl::sum(v * v * v)); }, x);
+/// @endcode
+/// jvp, hessian, hvp and vhp differentiate a recorded backward pass: they need TL_AUTOGRAD=2.
+#include <memory>
+#include <tuple>
+#include <unordered_map>
+#include <utility>
+
+#include "tl/autograd/tensor_autograd.hpp"
+
+namespace tl::autograd {
+
+/// @brief Options of tl::autograd::grad (torch.autograd.grad's keyword arguments).
+struct grad_options {
+  bool retain_graph = false;  ///< keep the graph for another backward (implied by create_graph)
+  bool create_graph = false;  ///< record the backward pass, for higher derivatives (TL_AUTOGRAD=2)
+  bool allow_unused = false;  ///< an input the output does not depend on gets an undefined tensor
+};
+
+namespace detail {
+template <class Y, class... X, std::size_t... K>
+std::tuple<tl::detail::dyn_tensor_t<X>...> grad_impl(const Y& y, const tl::detail::dyn_tensor_t<Y>& gy,
+                                                     const std::tuple<const X&...>& xs, const grad_options& o,
+                                                     std::index_sequence<K...>) {
+  using namespace tl::detail;
+  if (!y.requires_grad())
+    throw autograd_error(cat_str("tl::autograd::grad: the output (shape ", shape_str(y.shape()),
+                                 ") does not require grad and has no grad_fn"));
+  if (gy.shape() != y.shape())
+    throw shape_error(cat_str("tl::autograd::grad: grad_output of shape ", shape_str(gy.shape()),
+                              " does not match the output's shape ", shape_str(y.shape())));
+  std::unordered_map<const autograd_meta_base*, std::shared_ptr<void>> cap;
+  auto want = [&](const auto& x, std::size_t k) {
+    if (!x.requires_grad())
+      throw autograd_error(cat_str("tl::autograd::grad: input ", k, " (shape ", shape_str(x.shape()),
+                                   ") does not require grad"));
+    cap[x.autograd_meta_handle().get()] = nullptr;
+  };
+  (want(std::get<K>(xs), K), ...);
+  engine_ctx ctx;
+  ctx.retain_graph = o.retain_graph || o.create_graph;
+  ctx.create_graph = o.create_graph;
+  ctx.capture = &cap;
+  const auto& m = y.autograd_meta_handle();
+  if (m->grad_fn) {
+    static_cast<typed_node<typename Y::value_type, Y::rank>*>(m->grad_fn.get())->receive(gy);
+    run_graph(m->grad_fn.get(), ctx);
+  } else {
+    set_grad_enabled mode(o.create_graph);
+    deliver(m, gy, ctx);
+  }
+  auto take = [&](const auto& x, std::size_t k) {
+    using G = dyn_tensor_t<std::remove_cvref_t<decltype(x)>>;
+    const auto& slot = cap[x.autograd_meta_handle().get()];
+    if (slot) return *std::static_pointer_cast<G>(slot);
+    if (!o.allow_unused)
+      throw autograd_error(cat_str("tl::autograd::grad: input ", k, " (shape ", shape_str(x.shape()),
+                                   ") was not used to compute the output; pass allow_unused = true if this is "
+                                   "expected"));
+    return undefined_tensor<typename G::value_type, G::rank>();
+  };
+  return std::tuple<dyn_tensor_t<X>...>{take(std::get<K>(xs), K)...};
+}
+}  // namespace detail
+
+/// @brief Gradients of `output` with respect to `inputs` (a std::tie of tensors), with
+/// `grad_output` as the output's gradient (torch.autograd.grad). Nothing is accumulated into .grad().
+template <class Y, class... X>
+std::tuple<tl::detail::dyn_tensor_t<X>...> grad(const Y& output, const std::tuple<X&...>& inputs,
+                                                const tl::detail::dyn_tensor_t<Y>& grad_output,
+                                                const grad_options& o = {}) {
+  const std::tuple<const X&...> xs = std::apply([](const X&... x) { return std::tuple<const X&...>(x...); }, inputs);
+  return detail::grad_impl(output, grad_output, xs, o, std::index_sequence_for<X...>{});
+}
+/// @brief Gradients of a one-element `output` with respect to `inputs`.
+template <class Y, class... X>
+std::tuple<tl::detail::dyn_tensor_t<X>...> grad(const Y& output, const std::tuple<X&...>& inputs,
+                                                const grad_options& o = {}) {
+  if (output.numel() != 1)
+    throw autograd_error(tl::detail::cat_str("tl::autograd::grad: the output has shape ",
+                                             tl::detail::shape_str(output.shape()),
+                                             "; a grad_output is needed for outputs with more than one element"));
+  return grad(output, inputs, full<typename Y::value_type>(output.shape(), typename Y::value_type(1), output.device()),
+              o);
+}
+
+namespace detail {
+template <class F, class X>
+auto call_eval(F& f, const X& x) {
+  return tl::eval(f(x));
+}
+template <class X>
+X fresh_input(const X& x) {
+  X c = [&] {
+    no_grad g;
+    return X(x.clone());
+  }();
+  c.requires_grad_();
+  return c;
+}
+/// Writes g (shape of x) into row `row` of the [m, n] matrix view of J.
+template <class J, class G>
+void put_row(J& jm, index_t row, const G& g, index_t n) {
+  no_grad guard;
+  if (!g.defined()) {
+    jm.select(0, row) = 0;
+    return;
+  }
+  jm.select(0, row) = g.contiguous().reshape(n);
+}
+template <class Y, class X, std::size_t RJ>
+tensor<typename X::value_type, RJ> jac_shape_tensor(const Y& y, const X& x) {
+  shape_t<RJ> s{};
+  for (std::size_t i = 0; i < Y::rank; ++i) s[i] = y.shape()[i];
+  for (std::size_t i = 0; i < X::rank; ++i) s[Y::rank + i] = x.shape()[i];
+  return zeros<typename X::value_type>(s, x.device());
+}
+}  // namespace detail
+
+/// @brief (f(x), v^T J): the vector-Jacobian product (torch.autograd.functional.vjp).
+template <class F, class X>
+auto vjp(F&& f, const X& x, const tl::detail::dyn_tensor_t<decltype(tl::eval(f(x)))>& v, bool create_graph = false) {
+  const auto xi = detail::fresh_input(tl::detail::dyn_tensor_t<X>(x.detach()));
+  const auto y = detail::call_eval(f, xi);
+  auto [g] = grad(y, std::tie(xi), v, {create_graph, create_graph, true});
+  if (!g.defined()) g = zeros<typename X::value_type>(x.shape(), x.device());
+  return std::make_pair(y.detach(), g);
+}
+
+/// @brief (f(x), J v): the Jacobian-vector product (torch.autograd.functional.jvp), computed with
+/// the double-backward trick (needs TL_AUTOGRAD=2).
+template <class F, class X>
+auto jvp(F&& f, const X& x, const tl::detail::dyn_tensor_t<X>& v) {
+  const auto xi = detail::fresh_input(tl::detail::dyn_tensor_t<X>(x.detach()));
+  const auto y = detail::call_eval(f, xi);
+  using YT = std::remove_cvref_t<decltype(y)>;
+  auto u = zeros<typename YT::value_type>(y.shape(), y.device());
+  u.requires_grad_();
+  auto [g] = grad(y, std::tie(xi), u, {true, true, true});  // g = J^T u, linear in u
+  if (!g.defined() || !g.requires_grad()) return std::make_pair(y.detach(), zeros_like(y.detach()));
+  auto [jv] = grad(g, std::tie(u), v, {false, false, true});
+  if (!jv.defined()) jv = zeros_like(y.detach());
+  return std::make_pair(y.detach(), jv);
+}
+
+/// @brief The Jacobian of f at x, shape f(x).shape() ++ x.shape() (torch.autograd.functional.jacobian):
+/// one backward pass per output element through one recorded graph.
+template <class F, class X>
+auto jacobian(F&& f, const X& x, bool create_graph = false) {
+  using XT = tl::detail::dyn_tensor_t<X>;
+  const auto xi = detail::fresh_input(XT(x.detach()));
+  const auto y = detail::call_eval(f, xi);
+  using YT = std::remove_cvref_t<decltype(y)>;
+  constexpr std::size_t RJ = YT::rank + XT::rank;
+  auto jac = detail::jac_shape_tensor<YT, XT, RJ>(y, xi);
+  const index_t m = y.numel(), n = xi.numel();
+  if (m == 0 || n == 0) return jac;
+  auto jm = jac.reshape(m, n);
+  if (!y.requires_grad()) return jac;  // f does not depend on x
+  auto e = zeros<typename YT::value_type>(shape_t<1>{m}, y.device());
+  for (index_t i = 0; i < m; ++i) {
+    {
+      no_grad ng;
+      e = 0;
+      e(i) = 1;
+    }
+    auto [g] = grad(y, std::tie(xi), tl::detail::dyn_tensor_t<YT>(e.reshape(y.shape())),
+                    {true, create_graph, true});
+    detail::put_row(jm, i, g, n);
+  }
+  return jac;
+}
+
+/// @brief The Hessian of a scalar function f at x, shape x.shape() ++ x.shape()
+/// (torch.autograd.functional.hessian; needs TL_AUTOGRAD=2).
+template <class F, class X>
+auto hessian(F&& f, const X& x) {
+  using XT = tl::detail::dyn_tensor_t<X>;
+  const auto xi = detail::fresh_input(XT(x.detach()));
+  const auto y = detail::call_eval(f, xi);
+  if (y.numel() != 1)
+    throw autograd_error(tl::detail::cat_str("tl::autograd::hessian: f must return one element, not shape ",
+                                             tl::detail::shape_str(y.shape())));
+  constexpr std::size_t RH = 2 * XT::rank;
+  auto hes = detail::jac_shape_tensor<XT, XT, RH>(xi, xi);
+  const index_t n = xi.numel();
+  if (n == 0 || !y.requires_grad()) return hes;
+  auto [g] = grad(y, std::tie(xi), {true, true, true});
+  if (!g.defined() || !g.requires_grad()) return hes;  // f is linear in x
+  auto hm = hes.reshape(n, n);
+  auto e = zeros<typename XT::value_type>(shape_t<1>{n}, xi.device());
+  for (index_t i = 0; i < n; ++i) {
+    {
+      no_grad ng;
+      e = 0;
+      e(i) = 1;
+    }
+    auto [h] = grad(g, std::tie(xi), XT(e.reshape(xi.shape())), {true, false, true});
+    detail::put_row(hm, i, h, n);
+  }
+  return hes;
+}
+
+/// @brief (f(x), v^T H) for a scalar function f (torch.autograd.functional.vhp; TL_AUTOGRAD=2).
+template <class F, class X>
+auto vhp(F&& f, const X& x, const tl::detail::dyn_tensor_t<X>& v) {
+  using XT = tl::detail::dyn_tensor_t<X>;
+  const auto xi = detail::fresh_input(XT(x.detach()));
+  const auto y = detail::call_eval(f, xi);
+  if (y.numel() != 1)
+    throw autograd_error(tl::detail::cat_str("tl::autograd::vhp: f must return one element, not shape ",
+                                             tl::detail::shape_str(y.shape())));
+  auto [g] = grad(y, std::tie(xi), {true, true, true});
+  if (!g.defined() || !g.requires_grad()) return std::make_pair(y.detach(), zeros_like(XT(x)));
+  auto [r] = grad(g, std::tie(xi), v, {false, false, true});
+  if (!r.defined()) r = zeros_like(XT(x));
+  return std::make_pair(y.detach(), r);
+}
+
+/// @brief (f(x), H v) for a scalar function f (torch.autograd.functional.hvp; TL_AUTOGRAD=2). The
+/// Hessian of a real function is symmetric, so this is v^T H computed with one double backward.
+template <class F, class X>
+auto hvp(F&& f, const X& x, const tl::detail::dyn_tensor_t<X>& v) {
+  return vhp(std::forward<F>(f), x, v);
+}
+
+}  // namespace tl::autograd

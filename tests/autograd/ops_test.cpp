@@ -1,0 +1,207 @@
+// Gradients of elementwise ops, reductions, scans, softmax and matmul, checked with gradcheck
+// (central finite differences in double) and against closed forms.
+#define TL_AUTOGRAD 1
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+#include <tl/tensor.hpp>
+
+namespace ag = tl::autograd;
+
+namespace {
+tl::tensor<double, 2> sample(tl::index_t r, tl::index_t c, double lo, double hi, std::uint64_t seed) {
+  tl::manual_seed(seed);
+  tl::tensor<double, 2> u = tl::rand<double>(r, c);
+  return tl::tensor<double, 2>(u * (hi - lo) + lo);
+}
+}  // namespace
+
+TEST_CASE("gradcheck: unary elementwise ops") {
+  const auto x = sample(2, 3, 0.2, 0.9, 1);  // inside every domain below
+  using X = tl::tensor<double, 2>;
+  CHECK(ag::gradcheck([](const X& v) { return X(-v); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return X(tl::sqrt(v) + tl::rsqrt(v)); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return X(tl::exp(v) + tl::exp2(v) + tl::expm1(v)); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return X(tl::log(v) + tl::log2(v) + tl::log10(v) + tl::log1p(v)); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return X(tl::sin(v) * tl::cos(v) + tl::tan(v)); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return X(tl::asin(v) + tl::acos(v) * 2.0 + tl::atan(v)); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return X(tl::sinh(v) + tl::cosh(v) + tl::tanh(v)); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return X(tl::asinh(v) + tl::acosh(v + 1.5) + tl::atanh(v * 0.9)); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return X(tl::sigmoid(v) + tl::gelu(v - 0.5) + tl::softplus(v, 2.0)); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return X(tl::square(v) + tl::abs(v - 0.5) + tl::relu(v - 0.5)); }, x));
+  // a float round trip: finite differences need a larger step than float's resolution
+  CHECK(ag::gradcheck([](const X& v) { return X(tl::astype<double>(tl::astype<float>(v)) * v); }, x,
+                      {1e-3, 1e-3, 1e-3}));
+  auto f = X(x.clone()).requires_grad_();
+  tl::tensor<double, 0> fr = tl::sum(tl::frac(f * 3.0));  // d frac(u) / du = 1 between the jumps
+  fr.backward();
+  CHECK(f.grad()(1, 2) == doctest::Approx(3.0));
+}
+
+TEST_CASE("gradcheck: binary and ternary ops, with broadcasting") {
+  const auto x = sample(3, 4, 0.5, 1.5, 2);
+  const auto y = sample(1, 4, 0.5, 1.5, 3);
+  using X = tl::tensor<double, 2>;
+  CHECK(ag::gradcheck([&](const X& v) { return X(v * y + v / y - (y - v)); }, x));
+  CHECK(ag::gradcheck([&](const X& v) { return X(v * y + v / y - (y - v)); }, y));
+  CHECK(ag::gradcheck([&](const X& v) { return X(tl::pow(v, y) + tl::pow(y, v) + tl::pow(v, 3.0)); }, x));
+  CHECK(ag::gradcheck([&](const X& v) { return X(tl::pow(v, y) + tl::pow(y, v)); }, y));
+  CHECK(ag::gradcheck([&](const X& v) { return X(tl::atan2(v, y) + tl::hypot(v, y)); }, x));
+  CHECK(ag::gradcheck([&](const X& v) { return X(tl::atan2(y, v) + tl::hypot(y, v)); }, x));
+  CHECK(ag::gradcheck([&](const X& v) { return X(tl::maximum(v, y) + tl::minimum(v, y * 1.1)); }, x));
+  CHECK(ag::gradcheck([&](const X& v) { return X(tl::fmod(v * 3.0, y) + tl::remainder(v * 3.0, y)); }, x));
+  CHECK(ag::gradcheck([&](const X& v) { return X(tl::where(v > 1.0, v * v, tl::exp(v))); }, x));
+  CHECK(ag::gradcheck([&](const X& v) { return X(tl::clamp(v, 0.8, 1.2) + tl::lerp(v, y, 0.3)); }, x));
+  CHECK(ag::gradcheck([&](const X& v) { return X(tl::lerp(y, v, v * 0.5)); }, x));
+}
+
+TEST_CASE("maximum splits the gradient evenly on ties, as torch does") {
+  auto a = tl::full<double>(tl::shape_t<1>{2}, 1.0).requires_grad_();
+  auto b = tl::full<double>(tl::shape_t<1>{2}, 1.0).requires_grad_();
+  tl::tensor<double, 1> m = tl::maximum(a, b);
+  m.backward(tl::ones<double>(tl::shape_t<1>{2}));
+  CHECK(a.grad()(0) == doctest::Approx(0.5));
+  CHECK(b.grad()(1) == doctest::Approx(0.5));
+}
+
+TEST_CASE("gradcheck: reductions over all dims and over chosen dims") {
+  const auto x = sample(3, 4, -1.0, 1.0, 4);
+  using X = tl::tensor<double, 2>;
+  CHECK(ag::gradcheck([](const X& v) { return tl::sum(v * v); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return tl::sum(tl::sin(v), 1); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return tl::mean(v, 0, tl::keepdim); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return tl::prod(v, 1); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return tl::amax(v, 0); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return tl::amin(v); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return tl::max(v, 1).values; }, x));
+  CHECK(ag::gradcheck([](const X& v) { return tl::var(v, 1); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return tl::var(v, 0, tl::correction{0}); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return tl::std(v, tl::dims{0, 1}); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return tl::norm(v); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return tl::norm(v, 1.0, 1); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return tl::norm(v, 3.0, 0); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return tl::norm(v, std::numeric_limits<double>::infinity(), 1); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return tl::logsumexp(v, 1); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return tl::softmax(v, 1); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return tl::log_softmax(v, 0); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return tl::cumsum(v, 1); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return tl::cumprod(v, 0); }, x));
+}
+
+TEST_CASE("special points: prod with zeros, norm at zero, max ties, cumprod with zeros") {
+  using X = tl::tensor<double, 1>;
+  X x(tl::shape_t<1>{4});
+  x(0) = 2.0;
+  x(1) = 0.0;
+  x(2) = 3.0;
+  x(3) = -1.0;
+  {
+    auto v = X(x.clone()).requires_grad_();
+    tl::tensor<double, 0> p = tl::prod(v);
+    p.backward();
+    CHECK(v.grad()(1) == doctest::Approx(-6.0));  // product of the others
+    CHECK(v.grad()(0) == 0.0);
+  }
+  {
+    X two = x.clone();
+    two(3) = 0.0;  // two zeros: every gradient is 0
+    auto v = two.requires_grad_();
+    tl::tensor<double, 0> p = tl::prod(v);
+    p.backward();
+    for (int i = 0; i < 4; ++i) CHECK(v.grad()(i) == 0.0);
+  }
+  {
+    auto v = tl::zeros<double>(tl::shape_t<1>{3}).requires_grad_();
+    tl::tensor<double, 0> n = tl::norm(v);
+    n.backward();
+    for (int i = 0; i < 3; ++i) CHECK(v.grad()(i) == 0.0);  // subgradient 0, never NaN
+  }
+  {
+    X t(tl::shape_t<1>{3});
+    t(0) = 5.0;
+    t(1) = 5.0;
+    t(2) = 1.0;
+    auto v = t.requires_grad_();
+    tl::tensor<double, 0> m = tl::amax(v);
+    m.backward();
+    CHECK(v.grad()(0) == doctest::Approx(0.5));  // ties share the gradient
+    CHECK(v.grad()(2) == 0.0);
+    auto w = X(t.detach().clone()).requires_grad_();  // t.clone() would be a non-leaf (t requires grad)
+    auto [val, idx] = tl::max(w.unsqueeze(0), 1);
+    tl::tensor<double, 0> s = tl::sum(val);
+    s.backward();
+    CHECK(idx(0) == 0);
+    CHECK(w.grad()(0) == 1.0);  // max(dim) sends it to the selected index only
+    CHECK(w.grad()(1) == 0.0);
+  }
+  CHECK(ag::gradcheck([](const X& v) { return tl::cumprod(v, 0); }, x));
+}
+
+TEST_CASE("gradcheck: matmul with batch broadcasting and 1-D operands") {
+  using namespace tl;
+  manual_seed(5);
+  const tensor<double, 3> a = randn<double>(2, 3, 4);
+  const tensor<double, 2> b = randn<double>(4, 5);
+  const tensor<double, 1> v = randn<double>(4);
+  CHECK(ag::gradcheck([&](const tensor<double, 3>& x) { return tl::matmul(x, b); }, a));
+  CHECK(ag::gradcheck([&](const tensor<double, 2>& x) { return tl::matmul(a, x); }, b));
+  CHECK(ag::gradcheck([&](const tensor<double, 1>& x) { return tl::matmul(a, x); }, v));
+  CHECK(ag::gradcheck([&](const tensor<double, 1>& x) { return tl::matmul(x, b); }, v));
+  CHECK(ag::gradcheck([&](const tensor<double, 1>& x) { return tl::matmul(x, x); }, v));
+}
+
+TEST_CASE("gradcheck: complex ops, holomorphic and not") {
+  using C = tl::complex<double>;
+  tl::manual_seed(6);
+  tl::tensor<C, 1> z(tl::shape_t<1>{3});
+  z(0) = C(0.5, 0.3);
+  z(1) = C(-0.7, 0.4);
+  z(2) = C(0.2, -0.9);
+  using Z = tl::tensor<C, 1>;
+  CHECK(ag::gradcheck([](const Z& v) { return Z(v * v + tl::exp(v) - tl::sin(v) / (v + 2.0)); }, z));
+  CHECK(ag::gradcheck([](const Z& v) { return Z(tl::conj(v) * v + tl::log(v)); }, z));
+  CHECK(ag::gradcheck([](const Z& v) { return tl::tensor<double, 1>(tl::abs(v) + tl::angle(v)); }, z));
+  CHECK(ag::gradcheck([](const Z& v) { return tl::tensor<double, 1>(tl::real(v) * tl::imag(v)); }, z));
+  CHECK(ag::gradcheck([](const Z& v) { return tl::norm(v); }, z));
+  CHECK(ag::gradcheck([](const Z& v) { return tl::sum(v * v); }, z));
+  const tl::tensor<double, 1> r = tl::abs(z);
+  CHECK(ag::gradcheck([&](const tl::tensor<double, 1>& a) { return Z(tl::polar(a, r)); }, r));
+}
+
+TEST_CASE("gradcheck reports the worst element on failure") {
+  const auto x = sample(1, 3, 0.5, 1.0, 7);
+  using X = tl::tensor<double, 2>;
+  // a function whose "gradient" is wrong: the hook doubles it
+  auto bad = [](const X& v) {
+    X h = v * 1.0;
+    h.register_hook([](const X& g) { return X(g * 2.0); });
+    return X(h * h);
+  };
+  try {
+    ag::gradcheck(bad, x);
+    FAIL("gradcheck accepted a wrong gradient");
+  } catch (const tl::autograd_error& e) {
+    const std::string m = e.what();
+    CHECK(m.find("Jacobian mismatch") != std::string::npos);
+    CHECK(m.find("analytical") != std::string::npos);
+    CHECK(m.find("numerical") != std::string::npos);
+  }
+  CHECK_FALSE(ag::gradcheck(bad, x, {1e-6, 1e-5, 1e-3, false}));
+}
+
+TEST_CASE("cat, stack and split pass gradients to their pieces") {
+  using X = tl::tensor<double, 2>;
+  const auto a = sample(2, 3, -1.0, 1.0, 8);
+  const auto b = sample(2, 2, -1.0, 1.0, 9);
+  CHECK(ag::gradcheck([&](const X& v) { return tl::cat({v, b}, 1); }, a));
+  CHECK(ag::gradcheck([&](const X& v) { return tl::cat({b, X(v * v), b}, 1); }, a));
+  CHECK(ag::gradcheck([&](const X& v) { return tl::stack({v, X(v * 2.0)}, 0); }, a));
+  CHECK(ag::gradcheck([](const X& v) { return X(tl::split(v, 2, 1)[1] * 3.0); }, a));
+  auto x = X(a.clone()).requires_grad_();
+  auto y = tl::cat({x, x}, 0);
+  CHECK(y.grad_fn_name() == "CatBackward");
+  tl::tensor<double, 0> s = tl::sum(y);
+  s.backward();
+  CHECK(x.grad()(1, 2) == doctest::Approx(2.0));
+}
