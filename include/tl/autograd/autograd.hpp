@@ -11,6 +11,7 @@
 #include "tl/autograd/detail/reductions.hpp"
 #include "tl/autograd/detail/linear.hpp"
 #include "tl/autograd/detail/list_ops.hpp"
+#include "tl/autograd/detail/index_ops.hpp"
 #include "tl/autograd/tensor_autograd.hpp"
 #include "tl/autograd/functional.hpp"
 #include "tl/autograd/gradcheck.hpp"

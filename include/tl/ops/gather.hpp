@@ -34,6 +34,12 @@ auto gather(E&& t, index_t dim, I&& index) {
   constexpr std::size_t R = D::rank;
   static_assert(std::remove_cvref_t<I>::rank == R, "tl: gather needs an index tensor of the same rank as the input");
   const std::size_t d = detail::wrap_dim("gather", dim, R);
+  if constexpr (TL_AUTOGRAD && detail::category<T>() >= 2)
+    if (detail::must_record(t)) {
+      const auto idx = detail::index_as_int64(index);
+      return detail::record_selected<tensor<T, R>>([=](const auto& x) { return tl::gather(x, dim, idx); }, t, d,
+                                                   [idx](const tensor<T, R>&) { return idx; }, "GatherBackward");
+    }
   const auto src = detail::materialize(std::forward<E>(t));
   const auto idx = detail::index_as_int64(std::forward<I>(index));
   const auto& is = idx.shape();

@@ -27,6 +27,19 @@ auto index_select(E&& t, index_t dim, I&& index) {
   static_assert(R >= 1, "tl: index_select needs a tensor of rank >= 1");
   static_assert(std::remove_cvref_t<I>::rank <= 1, "tl: index_select needs a 1-D (or 0-D) index tensor");
   const std::size_t d = detail::wrap_dim("index_select", dim, R);
+  if constexpr (TL_AUTOGRAD && detail::category<T>() >= 2)
+    if (detail::must_record(t)) {
+      const auto idx = detail::index_as_int64(index).reshape(-1);
+      return detail::record_selected<tensor<T, R>>(
+          [=](const auto& x) { return tl::index_select(x, dim, idx); }, t, d,
+          [idx, d](const tensor<T, R>& y) {  // the selected position of every element of y
+            shape_t<R> ps;
+            ps.fill(1);
+            ps[d] = idx.numel();
+            return tensor<std::int64_t, R>(idx.reshape(ps).expand(y.shape()).contiguous());
+          },
+          "IndexSelectBackward");
+    }
   const auto src = detail::materialize(std::forward<E>(t));
   const auto idx = detail::index_as_int64(std::forward<I>(index));
   const index_t ni = idx.numel();

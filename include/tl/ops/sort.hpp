@@ -55,6 +55,11 @@ auto sort(E&& t, index_t dim = -1, bool descending = false, bool stable = false)
   static_assert(!is_complex_v<T>, "tl: sort is not defined for complex tensors (torch raises the same)");
   (void)stable;
   const std::size_t d = detail::wrap_dim("sort", dim, R);
+  if constexpr (TL_AUTOGRAD && detail::category<T>() >= 2)
+    if (detail::must_record(t))
+      return detail::record_selected<sort_result<T, R>>(
+          [=](const auto& x) { return tl::sort(x, dim, descending, stable); }, t, d,
+          [](const sort_result<T, R>& r) { return r.indices; }, "SortBackward");
   const auto src = detail::materialize(std::forward<E>(t));
   sort_result<T, R> r{tensor<T, R>(src.shape(), src.device()), tensor<std::int64_t, R>(src.shape(), src.device())};
   if (src.is_cuda()) {

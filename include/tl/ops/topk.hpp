@@ -30,6 +30,11 @@ auto topk(E&& t, index_t k, index_t dim = -1, bool largest = true, bool sorted =
   static_assert(!is_complex_v<T>, "tl: topk is not defined for complex tensors (torch raises the same)");
   (void)sorted;
   const std::size_t d = detail::wrap_dim("topk", dim, R);
+  if constexpr (TL_AUTOGRAD && detail::category<T>() >= 2)
+    if (detail::must_record(t))
+      return detail::record_selected<sort_result<T, R>>(
+          [=](const auto& x) { return tl::topk(x, k, dim, largest, sorted); }, t, d,
+          [](const sort_result<T, R>& r) { return r.indices; }, "TopkBackward");
   const auto src = detail::materialize(std::forward<E>(t));
   const index_t n = R == 0 ? 1 : src.shape()[d];
   if (k < 0 || k > n)

@@ -67,6 +67,12 @@ auto materialize(E&& e) {
   }
 }
 
+// Autograd hooks for the selecting ops (defined in tl/autograd/detail/index_ops.hpp): the result
+// `fwd(x)` (values at positions of x) and the int64 positions along dim d, as a tensor shaped
+// like the values, made by `index_of(result)`.
+template <class Res, class F, class E, class Idx>
+Res record_selected(F fwd, const E& e, std::size_t d, Idx index_of, const char* name);
+
 /// Reads an integer index tensor (int32 or int64, any layout) into a contiguous int64 tensor.
 template <expression E>
 auto index_as_int64(E&& e) {
