@@ -1,0 +1,181 @@
+#pragma once
+/// @file kernels/reduce.cuh
+/// @brief Internal: the reduction kernels (nvcc only; detail header).
+///
+/// A reducer (tl/reduce/detail/reducers.hpp) describes the arithmetic: `init()`, `map(x, k)`,
+/// `combine(a, b)`; a finalizer turns accumulator o into output element o. Two kernel shapes:
+///  - `reduce_inner`: a group of G threads (a warp or the whole block) reduces one output, or one
+///    segment of an output's elements: each thread folds the elements j, j + G, ... of its rows in
+///    order (four loads in flight), then the group combines the threads' values with CUB's
+///    WarpReduce / BlockReduce. Segments are combined by `reduce_partials`;
+///  - `reduce_columns`: the innermost dim is kept, so one thread per output walks the reduced
+///    positions in order (neighbouring threads read neighbouring columns: coalesced); the rows may be
+///    split into segments, combined in order by `reduce_column_partials`.
+/// No atomics: every combination happens in an order fixed by the shape (the segment and group
+/// sizes are functions of the extents only), so a reduction is bit-identical from run to run and on
+/// any GPU.
+#include <cub/block/block_reduce.cuh>
+#include <cub/warp/warp_reduce.cuh>
+
+#include <type_traits>
+
+#include "tl/eval/cuda/kernels/access.cuh"
+
+namespace tl::detail::cuda_kernels {
+
+inline constexpr int reduce_threads = 256;
+
+/// The reducer's combine as a CUB reduction operator.
+template <class Red>
+struct combine_op {
+  Red red;
+  template <class A>
+  __device__ __forceinline__ A operator()(const A& a, const A& b) const {
+    return red.combine(a, b);
+  }
+};
+
+/// acc folded with elements j, j + G, ... < jhi of `row` (reduced position kbase + j).
+template <int G, class Red, class Row>
+__device__ __forceinline__ typename Red::acc_type fold_row(const Red& red, const Row& row, index_t j, index_t jhi,
+                                                           index_t kbase, typename Red::acc_type acc) {
+  for (; j + 3 * G < jhi; j += 4 * G) {
+    const auto v0 = row.get(j);
+    const auto v1 = row.get(j + G);
+    const auto v2 = row.get(j + 2 * G);
+    const auto v3 = row.get(j + 3 * G);
+    acc = red.combine(acc, red.map(v0, kbase + j));
+    acc = red.combine(acc, red.map(v1, kbase + j + G));
+    acc = red.combine(acc, red.map(v2, kbase + j + 2 * G));
+    acc = red.combine(acc, red.map(v3, kbase + j + 3 * G));
+  }
+  for (; j < jhi; j += G) acc = red.combine(acc, red.map(row.get(j), kbase + j));
+  return acc;
+}
+
+/// Task t = (output t / nseg, segment t % nseg) reduces positions [s * seg, min(n, (s + 1) * seg)) of
+/// its output; groups of G threads (32 or reduce_threads) take one task each. With one segment the
+/// group writes out[o] = fin.finish(acc, o), otherwise partial[t].
+template <int G, class Red, class X, class Out, class Fin>
+__global__ void __launch_bounds__(reduce_threads)
+    reduce_inner(const Red red, const X x, index_t nout, index_t n, index_t seg, index_t nseg,
+                 typename Red::acc_type* partial, Out* out, const Fin fin) {
+  static_assert(G == 32 || G == reduce_threads);
+  using A = typename Red::acc_type;
+  constexpr int groups = reduce_threads / G;
+  using block_reduce = cub::BlockReduce<A, reduce_threads>;
+  using warp_reduce = cub::WarpReduce<A>;
+  using temp_t = std::conditional_t<G == reduce_threads, typename block_reduce::TempStorage,
+                                    typename warp_reduce::TempStorage[groups]>;
+  __shared__ temp_t temp;
+  const int lane = static_cast<int>(threadIdx.x) % G, group = static_cast<int>(threadIdx.x) / G;
+  const index_t ntask = nout * nseg;
+  const index_t len = x.len;
+  for (index_t first = static_cast<index_t>(blockIdx.x) * groups; first < ntask;
+       first += static_cast<index_t>(gridDim.x) * groups) {  // uniform across the block
+    const index_t t = first + group;
+    A acc = red.init();
+    index_t o = 0;
+    if (t < ntask) {
+      o = t / nseg;
+      const index_t k0 = (t - o * nseg) * seg;
+      const index_t k1 = k0 + seg < n ? k0 + seg : n;
+      const auto st = x.prepare(o);
+      for (index_t r = k0 / len; r * len < k1; ++r) {
+        const index_t lo = k0 - r * len > 0 ? k0 - r * len : 0;
+        const index_t hi = k1 - r * len < len ? k1 - r * len : len;
+        acc = fold_row<G>(red, x.line(st, r), lo + lane, hi, r * len, acc);
+      }
+    }
+    if constexpr (G == reduce_threads) {
+      acc = block_reduce(temp).Reduce(acc, combine_op<Red>{red});
+      __syncthreads();  // temp is reused by the next task
+    } else {
+      acc = warp_reduce(temp[group]).Reduce(acc, combine_op<Red>{red});
+      __syncwarp();
+    }
+    if (lane == 0 && t < ntask) {
+      if (nseg == 1) out[o] = fin.finish(acc, o);
+      else partial[t] = acc;
+    }
+  }
+}
+
+/// out[o] = fin.finish(partials o * nseg .. o * nseg + nseg - 1 combined, o): one block per output.
+template <class Red, class Out, class Fin>
+__global__ void __launch_bounds__(reduce_threads)
+    reduce_partials(const Red red, const typename Red::acc_type* partial, index_t nout, index_t nseg, Out* out,
+                    const Fin fin) {
+  using A = typename Red::acc_type;
+  using block_reduce = cub::BlockReduce<A, reduce_threads>;
+  __shared__ typename block_reduce::TempStorage temp;
+  for (index_t o = blockIdx.x; o < nout; o += gridDim.x) {
+    A acc = red.init();
+    for (index_t s = threadIdx.x; s < nseg; s += reduce_threads) acc = red.combine(acc, partial[o * nseg + s]);
+    acc = block_reduce(temp).Reduce(acc, combine_op<Red>{red});
+    if (threadIdx.x == 0) out[o] = fin.finish(acc, o);
+    __syncthreads();
+  }
+}
+
+/// Thread task t = (segment t / nout, output t % nout) folds reduced positions [s * seg, min(nrows,
+/// (s + 1) * seg)) of its output in order; one segment writes out[o], several write partial[t].
+template <class Red, class X, class Out, class Fin>
+__global__ void __launch_bounds__(reduce_threads)
+    reduce_columns(const Red red, const X x, index_t nout, index_t nrows, index_t seg, index_t nseg,
+                   typename Red::acc_type* partial, Out* out, const Fin fin) {
+  using A = typename Red::acc_type;
+  const index_t total = nout * nseg;
+  for (index_t t = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; t < total;
+       t += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const index_t s = t / nout, o = t - s * nout;
+    index_t r = s * seg;
+    const index_t r1 = r + seg < nrows ? r + seg : nrows;
+    auto st = x.start(o, r);
+    A acc = red.init();
+    for (; r + 3 < r1; r += 4) {
+      const auto v0 = x.get(st);
+      x.next(st);
+      const auto v1 = x.get(st);
+      x.next(st);
+      const auto v2 = x.get(st);
+      x.next(st);
+      const auto v3 = x.get(st);
+      x.next(st);
+      acc = red.combine(acc, red.map(v0, r));
+      acc = red.combine(acc, red.map(v1, r + 1));
+      acc = red.combine(acc, red.map(v2, r + 2));
+      acc = red.combine(acc, red.map(v3, r + 3));
+    }
+    for (; r < r1; ++r) {
+      acc = red.combine(acc, red.map(x.get(st), r));
+      x.next(st);
+    }
+    if (nseg == 1) out[o] = fin.finish(acc, o);
+    else partial[t] = acc;
+  }
+}
+
+/// out[o] = fin.finish(partial[o], partial[nout + o], ... combined in segment order, o).
+template <class Red, class Out, class Fin>
+__global__ void __launch_bounds__(reduce_threads)
+    reduce_column_partials(const Red red, const typename Red::acc_type* partial, index_t nout, index_t nseg, Out* out,
+                           const Fin fin) {
+  using A = typename Red::acc_type;
+  for (index_t o = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; o < nout;
+       o += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    A acc = partial[o];
+    for (index_t s = 1; s < nseg; ++s) acc = red.combine(acc, partial[s * nout + o]);
+    out[o] = fin.finish(acc, o);
+  }
+}
+
+/// Reductions over zero elements: out[o] = fin.finish(init, o).
+template <class Red, class Out, class Fin>
+__global__ void __launch_bounds__(reduce_threads) reduce_empty(const Red red, index_t nout, Out* out, const Fin fin) {
+  for (index_t o = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; o < nout;
+       o += static_cast<index_t>(gridDim.x) * blockDim.x)
+    out[o] = fin.finish(red.init(), o);
+}
+
+}  // namespace tl::detail::cuda_kernels

@@ -1,0 +1,203 @@
+#pragma once
+/// @file reduce.cuh
+/// @brief Internal: reductions on a CUDA device (nvcc only; included by tl/reduce/detail/kernel.hpp
+/// and tl/eval/eval.hpp).
+///
+/// `cuda_reduce_launch` consumes the expression node directly (no temporary for `sum(a * b)`): the
+/// node is broadcast to its full shape and then read in one of four ways (kernels/access.cuh):
+///  - kept dims before reduced ones and every leaf contiguous: output o is the flat range
+///    [o n, (o + 1) n) (full reductions and `sum(x, -1)` of contiguous data);
+///  - one reduced dim: permuted last, each output is one (possibly strided) row;
+///  - several reduced dims: permuted last, each output is a run of rows;
+///  - innermost dim kept (and at least `cuda_column_min` wide): one thread per output walks the
+///    reduced positions, coalesced across outputs (`sum(x, 0)`).
+/// Few outputs are split into segments reduced by separate blocks and combined by a second kernel.
+/// Segment counts and group sizes depend only on the shape, so results are deterministic.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <type_traits>
+
+#include "tl/eval/cpu/assign.hpp"
+#include "tl/eval/cuda/kernels/reduce.cuh"
+#include "tl/eval/cuda/launch.cuh"
+#include "tl/eval/cuda/runtime.cuh"
+#include "tl/eval/device_ops.hpp"
+
+namespace tl::detail {
+
+/// Tasks the inner kernel aims for before it splits outputs into segments, and the least segment length.
+inline constexpr index_t cuda_reduce_tasks = 1024;
+inline constexpr index_t cuda_reduce_min_segment = 8192;
+/// Threads the column kernel aims for before it splits the rows, and the least rows per segment.
+inline constexpr index_t cuda_column_threads = index_t{1} << 17;
+inline constexpr index_t cuda_column_min_rows = 64;
+/// Narrower kept innermost dims are reduced as rows (a column walk would leave most lanes idle).
+inline constexpr index_t cuda_column_min = 16;
+/// Below this many elements per output (and with many outputs) a warp reduces each output.
+inline constexpr index_t cuda_block_min = 2048;
+
+template <int G, class Red, class X, class Out, class Fin>
+void cuda_reduce_inner(const Red& red, const X& x, index_t nout, index_t n, Out* out, const Fin& fin, int dev,
+                       cudaStream_t s) {
+  namespace k = cuda_kernels;
+  using A = typename Red::acc_type;
+  index_t nseg = 1;
+  if (G == k::reduce_threads && nout < cuda_reduce_tasks)
+    nseg = std::max<index_t>(1, std::min<index_t>((cuda_reduce_tasks + nout - 1) / nout, n / cuda_reduce_min_segment));
+  const index_t seg = (n + nseg - 1) / nseg;
+  nseg = (n + seg - 1) / seg;
+  constexpr index_t groups = k::reduce_threads / G;
+  const unsigned grid = cuda_blocks((nout * nseg + groups - 1) / groups, dev);
+  if (nseg == 1) {
+    k::reduce_inner<G><<<grid, k::reduce_threads, 0, s>>>(red, x, nout, n, seg, nseg, static_cast<A*>(nullptr), out,
+                                                          fin);
+    TL_CUDA_CHECK(cudaGetLastError(), "reduce");
+    return;
+  }
+  cuda_scratch part(static_cast<std::size_t>(nout * nseg) * sizeof(A), dev);
+  k::reduce_inner<G><<<grid, k::reduce_threads, 0, s>>>(red, x, nout, n, seg, nseg, part.as<A>(), out, fin);
+  TL_CUDA_CHECK(cudaGetLastError(), "reduce");
+  k::reduce_partials<<<cuda_blocks(nout, dev), k::reduce_threads, 0, s>>>(red, part.as<A>(), nout, nseg, out, fin);
+  TL_CUDA_CHECK(cudaGetLastError(), "reduce");
+}
+
+/// Lines of n elements per output: a block per output (or segment) for long lines or few outputs,
+/// else a warp per output.
+template <class Red, class X, class Out, class Fin>
+void cuda_reduce_lines(const Red& red, const X& x, index_t nout, index_t n, Out* out, const Fin& fin, int dev,
+                       cudaStream_t s) {
+  static_assert(std::is_trivially_copyable_v<X>, "tl: internal: a CUDA kernel argument must be trivially copyable");
+  static_assert(sizeof(X) <= 3500,
+                "tl: this expression is too large to pass to one CUDA kernel (over 3.5 KB of operands); evaluate "
+                "part of it into a tensor first");
+  if (n >= cuda_block_min || nout <= 64) cuda_reduce_inner<cuda_kernels::reduce_threads>(red, x, nout, n, out, fin, dev, s);
+  else cuda_reduce_inner<32>(red, x, nout, n, out, fin, dev, s);
+}
+
+template <class Red, class X, class Out, class Fin>
+void cuda_reduce_columns(const Red& red, const X& x, index_t nout, index_t nrows, Out* out, const Fin& fin, int dev,
+                         cudaStream_t s) {
+  static_assert(std::is_trivially_copyable_v<X>, "tl: internal: a CUDA kernel argument must be trivially copyable");
+  static_assert(sizeof(X) <= 3500,
+                "tl: this expression is too large to pass to one CUDA kernel (over 3.5 KB of operands); evaluate "
+                "part of it into a tensor first");
+  namespace k = cuda_kernels;
+  using A = typename Red::acc_type;
+  index_t nseg = 1;
+  if (nout < cuda_column_threads)
+    nseg = std::max<index_t>(
+        1, std::min<index_t>({(cuda_column_threads + nout - 1) / nout, nrows / cuda_column_min_rows, index_t{256}}));
+  const index_t seg = (nrows + nseg - 1) / nseg;
+  nseg = (nrows + seg - 1) / seg;
+  const unsigned grid = cuda_blocks((nout * nseg + k::reduce_threads - 1) / k::reduce_threads, dev);
+  if (nseg == 1) {
+    k::reduce_columns<<<grid, k::reduce_threads, 0, s>>>(red, x, nout, nrows, seg, nseg, static_cast<A*>(nullptr), out,
+                                                         fin);
+    TL_CUDA_CHECK(cudaGetLastError(), "reduce");
+    return;
+  }
+  cuda_scratch part(static_cast<std::size_t>(nout * nseg) * sizeof(A), dev);
+  k::reduce_columns<<<grid, k::reduce_threads, 0, s>>>(red, x, nout, nrows, seg, nseg, part.as<A>(), out, fin);
+  TL_CUDA_CHECK(cudaGetLastError(), "reduce");
+  const unsigned grid2 = cuda_blocks((nout + k::reduce_threads - 1) / k::reduce_threads, dev);
+  k::reduce_column_partials<<<grid2, k::reduce_threads, 0, s>>>(red, part.as<A>(), nout, nseg, out, fin);
+  TL_CUDA_CHECK(cudaGetLastError(), "reduce");
+}
+
+/// A broadcast node of rank >= 2 that is not one flat range per output: permuted so that each output
+/// is a run of rows, or (innermost dim kept) reduced by columns.
+template <class Red, class B, class Out, class Fin>
+void cuda_reduce_permuted(const Red& red, const B& bn, const std::array<bool, B::rank>& mask, index_t nout, index_t n,
+                          Out* out, const Fin& fin, int dev, cudaStream_t s) {
+  namespace k = cuda_kernels;
+  constexpr std::size_t R = B::rank;
+  const auto sh = bn.shape();
+  std::array<std::size_t, R> perm{};
+  std::size_t m = 0;
+  if (mask[R - 1] || sh[R - 1] < cuda_column_min) {
+    // Kept dims first, reduced dims last: each output is a run of rows of the last dim.
+    for (std::size_t d = 0; d < R; ++d)
+      if (!mask[d]) perm[m++] = d;
+    const std::size_t nk = m;
+    for (std::size_t d = 0; d < R; ++d)
+      if (mask[d]) perm[m++] = d;
+    const auto p = bn.permute(perm);
+    using P = std::remove_cv_t<decltype(p)>;
+    const auto ext = cuda_extents<R>(p.shape());
+    if (nk + 1 == R)
+      cuda_reduce_lines(red, k::row_access<P>{p, ext, n}, nout, n, out, fin, dev, s);
+    else
+      cuda_reduce_lines(red, k::general_access<P>{p, ext, static_cast<int>(nk), ext.e[R - 1]}, nout, n, out, fin, dev,
+                        s);
+    return;
+  }
+  // [outer kept dims, reduced dims, kept last dim]: one thread per output, coalesced.
+  for (std::size_t d = 0; d + 1 < R; ++d)
+    if (!mask[d]) perm[m++] = d;
+  const std::size_t nouter = m;
+  for (std::size_t d = 0; d + 1 < R; ++d)
+    if (mask[d]) perm[m++] = d;
+  perm[R - 1] = R - 1;
+  const auto p = bn.permute(perm);
+  using P = std::remove_cv_t<decltype(p)>;
+  cuda_reduce_columns(red, k::column_access<P>{p, cuda_extents<R>(p.shape()), static_cast<int>(nouter)}, nout, n, out,
+                      fin, dev, s);
+}
+
+template <class Red, class N, class Out, class Fin>
+void cuda_reduce_launch(const Red& red, const N& node_in, const std::array<bool, N::rank>& mask, Out* out,
+                        const Fin& fin, int dev) {
+  namespace k = cuda_kernels;
+  constexpr std::size_t R = N::rank;
+  tl::cuda::detail::require_device(dev, "reduce");
+  tl::cuda::device_guard guard(dev);
+  const cudaStream_t s = tl::cuda::current_stream();
+  const auto node = to_plain(node_in);
+  const auto sh = node.shape();
+  index_t nout = 1, n = 1;
+  for (std::size_t d = 0; d < R; ++d) (mask[d] ? n : nout) *= sh[d];
+  if (nout == 0) return;
+  if (n == 0) {
+    k::reduce_empty<<<cuda_blocks((nout + k::reduce_threads - 1) / k::reduce_threads, dev), k::reduce_threads, 0, s>>>(
+        red, nout, out, fin);
+    TL_CUDA_CHECK(cudaGetLastError(), "reduce");
+    return;
+  }
+  if constexpr (R == 0) {
+    const auto lin = node.linear();
+    cuda_reduce_lines(red, k::linear_access<decltype(lin)>{lin, 1}, 1, 1, out, fin, dev, s);
+  } else {
+    const auto bn = node.bcast(sh);
+    bool suffix = true;
+    for (std::size_t d = 1; d < R; ++d)
+      if (mask[d - 1] && !mask[d]) suffix = false;
+    if (suffix && bn.linear_ok()) {
+      const auto lin = bn.linear();
+      cuda_reduce_lines(red, k::linear_access<decltype(lin)>{lin, n}, nout, n, out, fin, dev, s);
+    } else if constexpr (R == 1) {
+      // One strided or broadcast row.
+      using P = std::remove_cv_t<decltype(bn)>;
+      cuda_reduce_lines(red, k::row_access<P>{bn, cuda_extents<R>(sh), n}, nout, n, out, fin, dev, s);
+    } else {
+      cuda_reduce_permuted(red, bn, mask, nout, n, out, fin, dev, s);
+    }
+  }
+}
+
+template <class Red, class N, class Out, class Fin>
+struct cuda_reduce_registrar {
+  inline static const bool done =
+      (device_slot<cuda_reduce_key<Red, N, Out, Fin>, cuda_reduce_fn<Red, N, Out, Fin>>::fn =
+           &cuda_reduce_launch<Red, N, Out, Fin>,
+       true);
+};
+/// Instantiates the launcher for this reduction and fills its slot at static initialization.
+template <class Red, class N, class Out, class Fin>
+void register_cuda_reduce() {
+  (void)cuda_reduce_registrar<Red, N, Out, Fin>::done;
+}
+
+}  // namespace tl::detail
