@@ -20,11 +20,6 @@
 namespace tl {
 
 template <class T, class Ext>
-bool basic_tensor<T, Ext>::requires_grad() const {
-  return m_meta && (m_meta->requires_grad || m_meta->grad_fn);
-}
-
-template <class T, class Ext>
 const basic_tensor<T, Ext>& basic_tensor<T, Ext>::requires_grad_(bool on) const {
   static_assert(detail::differentiable_v<T>,
                 "tl: only floating point and complex tensors can require gradients (as in torch); cast with "
@@ -57,7 +52,7 @@ const basic_tensor<T, Ext>& basic_tensor<T, Ext>::requires_grad_(bool on) const 
 template <class T, class Ext>
 auto basic_tensor<T, Ext>::grad() const -> tensor<T, rank> {
   if (!m_meta) return detail::undefined_tensor<T, rank>();
-  return m_meta->grad;
+  return autograd_meta_handle()->grad;
 }
 
 template <class T, class Ext>
@@ -66,14 +61,15 @@ void basic_tensor<T, Ext>::set_grad(const tensor<T, rank>& g) const {
     throw shape_error(detail::cat_str("tl::set_grad: a gradient of shape ", detail::shape_str(g.shape()),
                                       " does not match the tensor's shape ", detail::shape_str(m_shape)));
   if (!m_meta) m_meta = std::make_shared<detail::autograd_meta<T, rank>>();
-  m_meta->grad = g;
+  autograd_meta_handle()->grad = g;
 }
 
 template <class T, class Ext>
 void basic_tensor<T, Ext>::zero_grad(bool set_to_none) const {
-  if (!m_meta || !m_meta->grad.defined()) return;
-  if (set_to_none) m_meta->grad = detail::undefined_tensor<T, rank>();
-  else m_meta->grad = zeros<T>(m_shape, device());
+  const auto m = autograd_meta_handle();
+  if (!m || !m->grad.defined()) return;
+  if (set_to_none) m->grad = detail::undefined_tensor<T, rank>();
+  else m->grad = zeros<T>(m_shape, device());
 }
 
 template <class T, class Ext>
@@ -103,18 +99,13 @@ void basic_tensor<T, Ext>::backward(const tensor<T, rank>& gradient, bool retain
     detail::run_graph(m_meta->grad_fn.get(), ctx);
   } else {
     set_grad_enabled mode(create_graph);
-    detail::deliver(m_meta, gradient, ctx);
+    detail::deliver(autograd_meta_handle(), gradient, ctx);
   }
 }
 
 template <class T, class Ext>
 basic_tensor<T, Ext> basic_tensor<T, Ext>::detach() const {
   return basic_tensor(m_storage, m_data, m_shape, m_stride, m_conj);
-}
-
-template <class T, class Ext>
-bool basic_tensor<T, Ext>::is_leaf() const {
-  return !m_meta || !m_meta->grad_fn;
 }
 
 template <class T, class Ext>
@@ -138,14 +129,14 @@ void basic_tensor<T, Ext>::register_hook(F&& f) const {
     throw autograd_error(detail::cat_str("tl::register_hook: cannot register a hook on a tensor (shape ",
                                          detail::shape_str(m_shape), ") that does not require grad"));
   if constexpr (std::is_void_v<std::invoke_result_t<F&, const G&>>) {
-    m_meta->hooks.emplace_back([f = std::forward<F>(f)](const G& g) mutable {
+    autograd_meta_handle()->hooks.emplace_back([f = std::forward<F>(f)](const G& g) mutable {
       f(g);
       return g;
     });
   } else {
     static_assert(std::is_convertible_v<std::invoke_result_t<F&, const G&>, G>,
                   "tl: a gradient hook must return nothing or a tensor of the same dtype and rank");
-    m_meta->hooks.emplace_back([f = std::forward<F>(f)](const G& g) mutable { return G(f(g)); });
+    autograd_meta_handle()->hooks.emplace_back([f = std::forward<F>(f)](const G& g) mutable { return G(f(g)); });
   }
 }
 

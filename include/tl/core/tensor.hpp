@@ -35,6 +35,7 @@
 #include "tl/core/extents.hpp"
 #include "tl/core/slice.hpp"
 #include "tl/core/storage.hpp"
+#include "tl/autograd/detail/meta_base.hpp"
 #include "tl/autograd/grad_mode.hpp"
 
 namespace tl {
@@ -754,7 +755,7 @@ class basic_tensor {
   // ---- autograd (defined in tl/autograd) -------------------------------------------------------
   /// @brief Whether gradients flow to this tensor: a leaf marked with requires_grad_(), or the result
   /// of a recorded operation on such tensors.
-  bool requires_grad() const;
+  bool requires_grad() const { return m_meta && (m_meta->requires_grad || m_meta->grad_fn); }
   /// @brief Marks (or unmarks) this leaf tensor as needing a gradient (torch's requires_grad_).
   /// Only floating and complex tensors can require gradients.
   const basic_tensor& requires_grad_(bool on = true) const;
@@ -771,7 +772,7 @@ class basic_tensor {
   /// @brief The same elements, cut from the graph (shares storage; requires_grad() is false).
   basic_tensor detach() const;
   /// @brief True unless this tensor is the result of a recorded operation.
-  bool is_leaf() const;
+  bool is_leaf() const { return !m_meta || !m_meta->grad_fn; }
   /// @brief The name of the node that made this tensor ("MulBackward"-style; "" for a leaf).
   std::string grad_fn_name() const;
   /// @brief Keeps the gradient of this non-leaf tensor in grad() during backward.
@@ -783,7 +784,9 @@ class basic_tensor {
   /// @brief True for tensors created in inference mode.
   bool is_inference() const { return m_storage && m_storage->inference; }
   /// @brief The autograd metadata (internal).
-  const std::shared_ptr<detail::autograd_meta<T, rank>>& autograd_meta_handle() const { return m_meta; }
+  std::shared_ptr<detail::autograd_meta<T, rank>> autograd_meta_handle() const {
+    return std::static_pointer_cast<detail::autograd_meta<T, rank>>(m_meta);
+  }
   void set_autograd_meta(std::shared_ptr<detail::autograd_meta<T, rank>> m) const { m_meta = std::move(m); }
 
  private:
@@ -844,7 +847,8 @@ class basic_tensor {
   shape_type m_stride{};
   bool m_conj = false;
   // Autograd metadata: created lazily (requires_grad_, recorded results), hence mutable.
-  mutable std::shared_ptr<detail::autograd_meta<T, rank>> m_meta;
+  // (type-erased here; the full autograd_meta<T, rank> is defined by tl/autograd).
+  mutable std::shared_ptr<detail::autograd_meta_base> m_meta;
 };
 
 }  // namespace tl

@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "tl/autograd/detail/meta_base.hpp"
 #include "tl/autograd/grad_mode.hpp"
 #include "tl/core/error.hpp"
 #include "tl/core/tensor.hpp"
@@ -42,13 +43,6 @@ inline std::atomic<std::uint64_t>& node_sequence() {
   return s;
 }
 
-struct autograd_meta_base {
-  bool requires_grad = false;  // a leaf that wants a gradient
-  bool retains_grad = false;   // a non-leaf whose gradient is kept (retain_grad())
-  bool is_view = false;        // made by a view of another recorded tensor
-  std::shared_ptr<graph_node> grad_fn;
-  virtual ~autograd_meta_base() = default;
-};
 
 template <class T, std::size_t R>
 struct autograd_meta : autograd_meta_base {
