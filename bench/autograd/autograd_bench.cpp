@@ -1,0 +1,788 @@
+// Autograd: tl's tape (one node per fused assignment, fused adjoint expressions) against LibTorch
+// 1.13's eager autograd, single-threaded throughout.
+//
+//   chain:    loss = sum(tanh(sin(x)*w + exp(-(x*x)) - sigmoid(w)*x)) over 1M floats: exactly 10
+//             elementwise ops (sin, *, *, neg, exp, +, sigmoid, *, -, tanh) and a sum; x and w require
+//             grad. Forward only, backward only and the whole step (forward, backward, zero_grad).
+//   chain1:   a second 10-op chain that reads x and w once each:
+//             loss = sum(tanh(cos(log(exp(-sigmoid(sin(x)*w)) + 1) * 0.5))). tl's backward makes one
+//             fused pass per leaf occurrence in the expression (4 + 2 in `chain`, 1 + 1 here).
+//   per-op:   1000 ops on 1-element tensors, y = y*a; y = y + b (each its own assignment, so each
+//             records a node), then y.backward(): the fixed cost per recorded op.
+//   mlp:      256-512-10 MLP, tanh hidden layer, log_softmax and the mean negative log-likelihood
+//             written as -sum(onehot * log_softmax(logits)) / 64, batch 64, float: forward + backward.
+//   hessian:  the 100 x 100 Hessian of f(x) = sum(x^3) + sum(sin(x)) * sum(x) in double:
+//             tl::autograd::hessian against LibTorch's gradient with create_graph=true followed by 100
+//             backward passes (one per row, grad_outputs = e_i), which is what
+//             torch.autograd.functional.hessian does.
+//
+// Diagnostics beside the cases: the chain's forward under no_grad, its two gradients written by hand
+// as fused tl expressions, the backward of sum(f(x) * w) for f = sin, tanh, sigmoid, and the five
+// matrix products of one MLP step without autograd (tl's kernel against LibTorch's BLAS).
+//
+// Forward-only and backward-only times are measured with a steady clock around that part alone
+// (Google Benchmark's manual time); the rest of the iteration (the other half, freeing the graph,
+// clearing the gradients) runs untimed. Every other benchmark reports wall-clock time per iteration.
+// Before timing, each benchmark checks its losses and gradients once against a reference computed
+// here in double with hand-derived formulas (relative tolerance 1e-4 for float, with an absolute
+// floor of 1e-4 for values near 0; 1e-9 for the double Hessian) and stops with SkipWithError when they
+// differ.
+#define TL_AUTOGRAD 2  // create_graph (hessian) needs level 2
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <tl/tensor.hpp>
+
+#ifdef TL_BENCH_HAVE_TORCH
+#include <torch/torch.h>
+#endif
+
+namespace {
+
+using clk = std::chrono::steady_clock;
+
+void single_thread() {
+  if (tl::get_num_threads() != 1) tl::set_num_threads(1);
+#ifdef TL_BENCH_HAVE_TORCH
+  static const bool interop = [] {
+    try {
+      at::set_num_interop_threads(1);  // allowed once, before any inter-op work
+    } catch (const std::exception&) {
+    }
+    return true;
+  }();
+  (void)interop;
+  torch::set_num_threads(1);
+#endif
+}
+
+void fixed_time(benchmark::internal::Benchmark* b) {
+  b->Unit(benchmark::kMillisecond);
+  b->ComputeStatistics("min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); });
+}
+void real_time(benchmark::internal::Benchmark* b) {
+  fixed_time(b);
+  b->UseRealTime();
+}
+void manual_time(benchmark::internal::Benchmark* b) {
+  fixed_time(b);
+  b->UseManualTime();
+}
+void real_time_us(benchmark::internal::Benchmark* b) {
+  real_time(b);
+  b->Unit(benchmark::kMicrosecond);
+}
+
+/// A tl tensor's elements in row-major order, as doubles.
+template <class X>
+  requires tl::is_tensor_v<X>
+std::vector<double> flat(const X& t) {
+  const tl::tensor<typename X::value_type, X::rank> c = t.contiguous();
+  return std::vector<double>(c.data(), c.data() + c.numel());
+}
+
+/// Compares got with want element by element: |got - want| <= rtol * max(|want|, floor).
+bool close(benchmark::State& state, const char* what, const std::vector<double>& got, const std::vector<double>& want,
+           double rtol, double floor = 1.0) {
+  if (got.size() != want.size()) {
+    state.SkipWithError((std::string(what) + ": size differs from the reference").c_str());
+    return false;
+  }
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double tol = rtol * std::max(std::abs(want[i]), floor);
+    if (!(std::abs(got[i] - want[i]) <= tol)) {
+      state.SkipWithError((std::string(what) + " differs from the reference at " + std::to_string(i) + ": " +
+                           std::to_string(got[i]) + " vs " + std::to_string(want[i]))
+                              .c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
+constexpr double ftol = 1e-4;  // float results against the double reference
+
+#ifdef TL_BENCH_HAVE_TORCH
+template <class X>
+torch::Tensor to_torch(const X& t) {
+  using T = typename X::value_type;
+  const tl::tensor<T, X::rank> c = t.contiguous();
+  std::vector<std::int64_t> sizes(X::rank);
+  for (std::size_t i = 0; i < X::rank; ++i) sizes[i] = c.extent(static_cast<tl::index_t>(i));
+  const auto dt = std::is_same_v<T, double> ? torch::kFloat64 : torch::kFloat32;
+  return torch::from_blob(const_cast<T*>(c.data()), sizes, dt).clone();
+}
+std::vector<double> flat(const torch::Tensor& t) {
+  const auto c = t.to(torch::kFloat64).contiguous();
+  return std::vector<double>(c.data_ptr<double>(), c.data_ptr<double>() + c.numel());
+}
+void clear_grad(torch::Tensor& t) { t.mutable_grad() = torch::Tensor(); }
+#endif
+
+// ===== (a) 10-op elementwise chain over 1M floats ===============================================
+
+constexpr std::int64_t chain_n = std::int64_t{1} << 20;
+
+struct chain_inputs {
+  tl::tensor<float, 1> x, w;
+};
+const chain_inputs& chain_data() {
+  static const chain_inputs in = [] {
+    tl::manual_seed(1);
+    tl::tensor<float, 1> x = tl::randn<float>(chain_n);
+    tl::tensor<float, 1> w = tl::randn<float>(chain_n);
+    return chain_inputs{x, w};
+  }();
+  return in;
+}
+
+/// The hand-derived loss and gradients of both chains, in double.
+struct chain_ref {
+  double loss = 0;
+  std::vector<double> gx, gw;
+};
+double sigm(double v) { return 1.0 / (1.0 + std::exp(-v)); }
+const chain_ref& chain_reference(int which) {
+  static const chain_ref r[2] = {[] {
+                                   const auto x = flat(chain_data().x), w = flat(chain_data().w);
+                                   chain_ref c;
+                                   c.gx.resize(x.size());
+                                   c.gw.resize(x.size());
+                                   for (std::size_t i = 0; i < x.size(); ++i) {
+                                     const double xi = x[i], wi = w[i], e = std::exp(-xi * xi), s = sigm(wi);
+                                     const double u = std::sin(xi) * wi + e - s * xi, t = std::tanh(u);
+                                     c.loss += t;
+                                     const double du = 1 - t * t;
+                                     c.gx[i] = du * (std::cos(xi) * wi - 2 * xi * e - s);
+                                     c.gw[i] = du * (std::sin(xi) - s * (1 - s) * xi);
+                                   }
+                                   return c;
+                                 }(),
+                                 [] {
+                                   const auto x = flat(chain_data().x), w = flat(chain_data().w);
+                                   chain_ref c;
+                                   c.gx.resize(x.size());
+                                   c.gw.resize(x.size());
+                                   for (std::size_t i = 0; i < x.size(); ++i) {
+                                     const double xi = x[i], wi = w[i];
+                                     const double p = std::sin(xi) * wi, s = sigm(p), e = std::exp(-s);
+                                     const double l = std::log(e + 1), c5 = 0.5 * l, t = std::tanh(std::cos(c5));
+                                     c.loss += t;
+                                     // d/dp: tanh' * -sin(c5) * 0.5 / (e + 1) * e * -1 * s (1 - s)
+                                     const double dp = (1 - t * t) * -std::sin(c5) * 0.5 / (e + 1) * e * -(s * (1 - s));
+                                     c.gx[i] = dp * std::cos(xi) * wi;
+                                     c.gw[i] = dp * std::sin(xi);
+                                   }
+                                   return c;
+                                 }()};
+  return r[which];
+}
+
+template <int Which, class X>
+auto tl_chain_loss(const X& x, const X& w) {
+  if constexpr (Which == 0) {
+    return tl::tensor<float, 0>(tl::sum(tl::tanh(tl::sin(x) * w + tl::exp(-(x * x)) - tl::sigmoid(w) * x)));
+  } else {
+    return tl::tensor<float, 0>(
+        tl::sum(tl::tanh(tl::cos(tl::log(tl::exp(-tl::sigmoid(tl::sin(x) * w)) + 1.0f) * 0.5f))));
+  }
+}
+
+template <int Which>
+bool tl_chain_check(benchmark::State& state, const tl::tensor<float, 1>& x, const tl::tensor<float, 1>& w) {
+  const auto& ref = chain_reference(Which);
+  const auto loss = tl_chain_loss<Which>(x, w);
+  loss.backward();
+  const bool ok = close(state, "tl loss", {static_cast<double>(loss.item())}, {ref.loss}, ftol) &&
+                  close(state, "tl x.grad", flat(x.grad()), ref.gx, ftol) &&
+                  close(state, "tl w.grad", flat(w.grad()), ref.gw, ftol);
+  x.zero_grad();
+  w.zero_grad();
+  return ok;
+}
+
+enum class part { forward, backward, total };
+
+template <int Which, part P>
+void BM_chain_tl(benchmark::State& state) {
+  single_thread();
+  const tl::tensor<float, 1> x = chain_data().x.clone(), w = chain_data().w.clone();
+  x.requires_grad_();
+  w.requires_grad_();
+  if (!tl_chain_check<Which>(state, x, w)) return;
+  for (auto _ : state) {
+    if constexpr (P == part::total) {
+      const auto loss = tl_chain_loss<Which>(x, w);
+      loss.backward();
+      benchmark::DoNotOptimize(x.grad().data());
+      x.zero_grad();
+      w.zero_grad();
+    } else {
+      const auto t0 = clk::now();
+      const auto loss = tl_chain_loss<Which>(x, w);
+      const auto t1 = clk::now();
+      if constexpr (P == part::backward) {
+        loss.backward();
+        benchmark::DoNotOptimize(x.grad().data());
+      }
+      const auto t2 = clk::now();
+      state.SetIterationTime(std::chrono::duration<double>(P == part::forward ? t1 - t0 : t2 - t1).count());
+      x.zero_grad();
+      w.zero_grad();
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * chain_n);
+}
+BENCHMARK_TEMPLATE(BM_chain_tl, 0, part::forward)->Name("BM_chain_tl_forward")->Apply(manual_time);
+BENCHMARK_TEMPLATE(BM_chain_tl, 0, part::backward)->Name("BM_chain_tl_backward")->Apply(manual_time);
+BENCHMARK_TEMPLATE(BM_chain_tl, 0, part::total)->Name("BM_chain_tl_total")->Apply(real_time);
+BENCHMARK_TEMPLATE(BM_chain_tl, 1, part::forward)->Name("BM_chain1_tl_forward")->Apply(manual_time);
+BENCHMARK_TEMPLATE(BM_chain_tl, 1, part::backward)->Name("BM_chain1_tl_backward")->Apply(manual_time);
+BENCHMARK_TEMPLATE(BM_chain_tl, 1, part::total)->Name("BM_chain1_tl_total")->Apply(real_time);
+
+/// The forward expression with nothing recorded (no_grad): one fused pass into the sum, no
+/// materialized intermediate. The floor under the recorded forward.
+void BM_chain_tl_forward_no_grad(benchmark::State& state) {
+  single_thread();
+  const auto& [x, w] = chain_data();
+  tl::no_grad guard;
+  for (auto _ : state) {
+    const auto loss = tl_chain_loss<0>(x, w);
+    benchmark::DoNotOptimize(loss.item());
+  }
+  state.SetItemsProcessed(state.iterations() * chain_n);
+}
+BENCHMARK(BM_chain_tl_forward_no_grad)->Apply(real_time);
+
+/// Both gradients of `chain` written by hand as two fused tl expressions (no_grad, float literals):
+/// what one fused pass per gradient costs with tl's evaluator, a floor for the recorded backward.
+void BM_chain_tl_hand_adjoints(benchmark::State& state) {
+  single_thread();
+  const auto& [x, w] = chain_data();
+  tl::no_grad guard;
+  tl::tensor<float, 1> gx, gw;
+  auto body = [&] {
+    auto u = tl::sin(x) * w + tl::exp(-(x * x)) - tl::sigmoid(w) * x;
+    gx = (1.0f - tl::square(tl::tanh(u))) * (tl::cos(x) * w - 2.0f * x * tl::exp(-(x * x)) - tl::sigmoid(w));
+    gw = (1.0f - tl::square(tl::tanh(u))) * (tl::sin(x) - tl::sigmoid(w) * (1.0f - tl::sigmoid(w)) * x);
+  };
+  body();
+  const auto& ref = chain_reference(0);
+  if (!close(state, "hand gx", flat(gx), ref.gx, ftol) || !close(state, "hand gw", flat(gw), ref.gw, ftol)) return;
+  for (auto _ : state) {
+    body();
+    benchmark::DoNotOptimize(gx.data());
+  }
+  state.SetItemsProcessed(state.iterations() * chain_n);
+}
+BENCHMARK(BM_chain_tl_hand_adjoints)->Apply(real_time);
+
+/// Backward only of loss = sum(f(x) * w) for one activation f: isolates the cost of f's derivative rule.
+template <int F>
+void BM_act_tl_backward(benchmark::State& state) {
+  single_thread();
+  const tl::tensor<float, 1> x = chain_data().x.clone(), w = chain_data().w.clone();
+  x.requires_grad_();
+  w.requires_grad_();
+  auto loss_of = [&] {
+    if constexpr (F == 0) return tl::tensor<float, 0>(tl::sum(tl::sin(x) * w));
+    else if constexpr (F == 1) return tl::tensor<float, 0>(tl::sum(tl::tanh(x) * w));
+    else return tl::tensor<float, 0>(tl::sum(tl::sigmoid(x) * w));
+  };
+  for (auto _ : state) {
+    const auto loss = loss_of();
+    const auto t0 = clk::now();
+    loss.backward();
+    benchmark::DoNotOptimize(x.grad().data());
+    state.SetIterationTime(std::chrono::duration<double>(clk::now() - t0).count());
+    x.zero_grad();
+    w.zero_grad();
+  }
+  state.SetItemsProcessed(state.iterations() * chain_n);
+}
+BENCHMARK_TEMPLATE(BM_act_tl_backward, 0)->Name("BM_act_tl_backward/sin")->Apply(manual_time);
+BENCHMARK_TEMPLATE(BM_act_tl_backward, 1)->Name("BM_act_tl_backward/tanh")->Apply(manual_time);
+BENCHMARK_TEMPLATE(BM_act_tl_backward, 2)->Name("BM_act_tl_backward/sigmoid")->Apply(manual_time);
+
+#ifdef TL_BENCH_HAVE_TORCH
+template <int Which>
+torch::Tensor torch_chain_loss(const torch::Tensor& x, const torch::Tensor& w) {
+  if constexpr (Which == 0) return torch::tanh(torch::sin(x) * w + torch::exp(-(x * x)) - torch::sigmoid(w) * x).sum();
+  else return torch::tanh(torch::cos(torch::log(torch::exp(-torch::sigmoid(torch::sin(x) * w)) + 1.0f) * 0.5f)).sum();
+}
+
+template <int Which, part P>
+void BM_chain_torch(benchmark::State& state) {
+  single_thread();
+  auto x = to_torch(chain_data().x).requires_grad_(true);
+  auto w = to_torch(chain_data().w).requires_grad_(true);
+  {
+    const auto& ref = chain_reference(Which);
+    const torch::Tensor loss = torch_chain_loss<Which>(x, w);
+    loss.backward();
+    if (!close(state, "torch loss", {loss.item<double>()}, {ref.loss}, ftol) ||
+        !close(state, "torch x.grad", flat(x.grad()), ref.gx, ftol) ||
+        !close(state, "torch w.grad", flat(w.grad()), ref.gw, ftol))
+      return;
+    clear_grad(x);
+    clear_grad(w);
+  }
+  for (auto _ : state) {
+    if constexpr (P == part::total) {
+      auto loss = torch_chain_loss<Which>(x, w);
+      loss.backward();
+      benchmark::DoNotOptimize(x.grad().data_ptr());
+      clear_grad(x);
+      clear_grad(w);
+    } else {
+      const auto t0 = clk::now();
+      auto loss = torch_chain_loss<Which>(x, w);
+      const auto t1 = clk::now();
+      if constexpr (P == part::backward) {
+        loss.backward();
+        benchmark::DoNotOptimize(x.grad().data_ptr());
+      }
+      const auto t2 = clk::now();
+      state.SetIterationTime(std::chrono::duration<double>(P == part::forward ? t1 - t0 : t2 - t1).count());
+      clear_grad(x);
+      clear_grad(w);
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * chain_n);
+}
+BENCHMARK_TEMPLATE(BM_chain_torch, 0, part::forward)->Name("BM_chain_torch_forward")->Apply(manual_time);
+BENCHMARK_TEMPLATE(BM_chain_torch, 0, part::backward)->Name("BM_chain_torch_backward")->Apply(manual_time);
+BENCHMARK_TEMPLATE(BM_chain_torch, 0, part::total)->Name("BM_chain_torch_total")->Apply(real_time);
+BENCHMARK_TEMPLATE(BM_chain_torch, 1, part::forward)->Name("BM_chain1_torch_forward")->Apply(manual_time);
+BENCHMARK_TEMPLATE(BM_chain_torch, 1, part::backward)->Name("BM_chain1_torch_backward")->Apply(manual_time);
+BENCHMARK_TEMPLATE(BM_chain_torch, 1, part::total)->Name("BM_chain1_torch_total")->Apply(real_time);
+#endif
+
+// ===== (b) per-op overhead: 1000 recorded ops on 1-element tensors ===============================
+
+constexpr int chain_ops = 1000;  // 500 x (y = y * a; y = y + b)
+constexpr float op_a = 0.99f, op_b = 0.01f, op_y0 = 0.5f;
+
+/// y_{k+1} = y_k a + b, k < 500: the final y and dy/da, dy/db, by the reverse recurrence in double.
+struct ops_ref {
+  double y, ga, gb;
+};
+ops_ref ops_reference() {
+  const double a = op_a, b = op_b;
+  std::vector<double> ys{op_y0};
+  for (int k = 0; k < chain_ops / 2; ++k) ys.push_back(ys.back() * a + b);
+  double adj = 1, ga = 0, gb = 0;
+  for (int k = chain_ops / 2 - 1; k >= 0; --k) {
+    gb += adj;
+    ga += adj * ys[k];
+    adj *= a;
+  }
+  return {ys.back(), ga, gb};
+}
+
+tl::tensor<float, 1> one(float v) { return tl::full<float>(tl::shape_t<1>{1}, v); }
+
+template <part P>
+void BM_ops_tl(benchmark::State& state) {
+  single_thread();
+  const auto a = one(op_a), b = one(op_b), y0 = one(op_y0);
+  a.requires_grad_();
+  b.requires_grad_();
+  auto forward = [&] {
+    tl::tensor<float, 1> y = y0;
+    for (int k = 0; k < chain_ops / 2; ++k) {
+      y = y * a;
+      y = y + b;
+    }
+    return y;
+  };
+  {
+    const auto ref = ops_reference();
+    const auto y = forward();
+    y.backward();
+    if (!close(state, "tl y", {static_cast<double>(y.item())}, {ref.y}, ftol) ||
+        !close(state, "tl a.grad", {static_cast<double>(a.grad().item())}, {ref.ga}, ftol) ||
+        !close(state, "tl b.grad", {static_cast<double>(b.grad().item())}, {ref.gb}, ftol))
+      return;
+    a.zero_grad();
+    b.zero_grad();
+  }
+  for (auto _ : state) {
+    if constexpr (P == part::total) {
+      const auto y = forward();
+      y.backward();
+      benchmark::DoNotOptimize(a.grad().data());
+      a.zero_grad();
+      b.zero_grad();
+    } else {
+      const auto t0 = clk::now();
+      const auto y = forward();
+      const auto t1 = clk::now();
+      if constexpr (P == part::backward) y.backward();
+      const auto t2 = clk::now();
+      state.SetIterationTime(std::chrono::duration<double>(P == part::forward ? t1 - t0 : t2 - t1).count());
+      a.zero_grad();
+      b.zero_grad();
+    }
+  }
+  state.counters["time_per_op"] = benchmark::Counter(static_cast<double>(state.iterations()) * chain_ops,
+                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK_TEMPLATE(BM_ops_tl, part::forward)->Name("BM_ops1000_tl_forward")->Apply(manual_time)->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(BM_ops_tl, part::backward)->Name("BM_ops1000_tl_backward")->Apply(manual_time)->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(BM_ops_tl, part::total)->Name("BM_ops1000_tl_total")->Apply(real_time_us);
+
+#ifdef TL_BENCH_HAVE_TORCH
+template <part P>
+void BM_ops_torch(benchmark::State& state) {
+  single_thread();
+  auto a = torch::full({1}, op_a).requires_grad_(true);
+  auto b = torch::full({1}, op_b).requires_grad_(true);
+  const auto y0 = torch::full({1}, op_y0);
+  auto forward = [&] {
+    torch::Tensor y = y0;
+    for (int k = 0; k < chain_ops / 2; ++k) {
+      y = y * a;
+      y = y + b;
+    }
+    return y;
+  };
+  {
+    const auto ref = ops_reference();
+    const torch::Tensor y = forward();
+    y.backward();
+    if (!close(state, "torch y", {y.item<double>()}, {ref.y}, ftol) ||
+        !close(state, "torch a.grad", {a.grad().item<double>()}, {ref.ga}, ftol) ||
+        !close(state, "torch b.grad", {b.grad().item<double>()}, {ref.gb}, ftol))
+      return;
+    clear_grad(a);
+    clear_grad(b);
+  }
+  for (auto _ : state) {
+    if constexpr (P == part::total) {
+      auto y = forward();
+      y.backward();
+      benchmark::DoNotOptimize(a.grad().data_ptr());
+      clear_grad(a);
+      clear_grad(b);
+    } else {
+      const auto t0 = clk::now();
+      auto y = forward();
+      const auto t1 = clk::now();
+      if constexpr (P == part::backward) y.backward();
+      const auto t2 = clk::now();
+      state.SetIterationTime(std::chrono::duration<double>(P == part::forward ? t1 - t0 : t2 - t1).count());
+      clear_grad(a);
+      clear_grad(b);
+    }
+  }
+  state.counters["time_per_op"] = benchmark::Counter(static_cast<double>(state.iterations()) * chain_ops,
+                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK_TEMPLATE(BM_ops_torch, part::forward)->Name("BM_ops1000_torch_forward")->Apply(manual_time)->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(BM_ops_torch, part::backward)->Name("BM_ops1000_torch_backward")->Apply(manual_time)->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(BM_ops_torch, part::total)->Name("BM_ops1000_torch_total")->Apply(real_time_us);
+#endif
+
+// ===== (c) MLP 256-512-10, batch 64 ==============================================================
+
+constexpr std::int64_t mb = 64, m_in = 256, m_hid = 512, m_out = 10;
+
+struct mlp_inputs {
+  tl::tensor<float, 2> x, onehot, w1, w2;
+  tl::tensor<float, 1> b1, b2;
+};
+const mlp_inputs& mlp_data() {
+  static const mlp_inputs in = [] {
+    tl::manual_seed(2);
+    mlp_inputs r;
+    r.x = tl::randn<float>(mb, m_in);
+    r.w1 = tl::randn<float>(m_in, m_hid) * (1.0f / 16.0f);  // 1/sqrt(256)
+    r.b1 = tl::randn<float>(m_hid) * 0.1f;
+    r.w2 = tl::randn<float>(m_hid, m_out) * (1.0f / 22.627417f);  // 1/sqrt(512)
+    r.b2 = tl::randn<float>(m_out) * 0.1f;
+    r.onehot = tl::zeros<float>(tl::shape_t<2>{mb, m_out});
+    std::mt19937 gen(3);
+    for (std::int64_t i = 0; i < mb; ++i) r.onehot(i, static_cast<tl::index_t>(gen() % m_out)) = 1.0f;
+    return r;
+  }();
+  return in;
+}
+
+/// Loss and gradients (w1, b1, w2, b2, row-major) of the MLP in double.
+struct mlp_ref {
+  double loss = 0;
+  std::vector<double> gw1, gb1, gw2, gb2;
+};
+const mlp_ref& mlp_reference() {
+  static const mlp_ref r = [] {
+    const auto& d = mlp_data();
+    const auto x = flat(d.x), oh = flat(d.onehot), w1 = flat(d.w1), b1 = flat(d.b1), w2 = flat(d.w2),
+               b2 = flat(d.b2);
+    std::vector<double> h(mb * m_hid), dz(mb * m_out), dh(mb * m_hid);
+    mlp_ref o;
+    o.gw1.assign(m_in * m_hid, 0);
+    o.gb1.assign(m_hid, 0);
+    o.gw2.assign(m_hid * m_out, 0);
+    o.gb2.assign(m_out, 0);
+    for (std::int64_t i = 0; i < mb; ++i) {
+      for (std::int64_t j = 0; j < m_hid; ++j) {
+        double s = b1[j];
+        for (std::int64_t k = 0; k < m_in; ++k) s += x[i * m_in + k] * w1[k * m_hid + j];
+        h[i * m_hid + j] = std::tanh(s);
+      }
+      double z[m_out], mx = -1e300;
+      for (std::int64_t c = 0; c < m_out; ++c) {
+        double s = b2[c];
+        for (std::int64_t j = 0; j < m_hid; ++j) s += h[i * m_hid + j] * w2[j * m_out + c];
+        z[c] = s;
+        mx = std::max(mx, s);
+      }
+      double se = 0;
+      for (double v : z) se += std::exp(v - mx);
+      const double lse = mx + std::log(se);
+      for (std::int64_t c = 0; c < m_out; ++c) {
+        const double lp = z[c] - lse, y = oh[i * m_out + c];
+        o.loss -= y * lp / mb;
+        dz[i * m_out + c] = (std::exp(lp) - y) / mb;  // rows of onehot sum to 1
+      }
+    }
+    for (std::int64_t i = 0; i < mb; ++i)
+      for (std::int64_t c = 0; c < m_out; ++c) {
+        const double g = dz[i * m_out + c];
+        o.gb2[c] += g;
+        for (std::int64_t j = 0; j < m_hid; ++j) {
+          o.gw2[j * m_out + c] += h[i * m_hid + j] * g;
+          dh[i * m_hid + j] += w2[j * m_out + c] * g;
+        }
+      }
+    for (std::int64_t i = 0; i < mb; ++i)
+      for (std::int64_t j = 0; j < m_hid; ++j) {
+        const double hv = h[i * m_hid + j], g = dh[i * m_hid + j] * (1 - hv * hv);
+        o.gb1[j] += g;
+        for (std::int64_t k = 0; k < m_in; ++k) o.gw1[k * m_hid + j] += x[i * m_in + k] * g;
+      }
+    return o;
+  }();
+  return r;
+}
+
+void BM_mlp_tl(benchmark::State& state) {
+  single_thread();
+  const auto& d = mlp_data();
+  const tl::tensor<float, 2> w1 = d.w1.clone(), w2 = d.w2.clone();
+  const tl::tensor<float, 1> b1 = d.b1.clone(), b2 = d.b2.clone();
+  for (const auto* p : {&w1, &w2}) p->requires_grad_();
+  for (const auto* p : {&b1, &b2}) p->requires_grad_();
+  const auto& x = d.x;
+  const auto& onehot = d.onehot;
+  auto step = [&] {
+    tl::tensor<float, 2> h = tl::tanh(tl::matmul(x, w1) + b1);
+    tl::tensor<float, 2> logits = tl::matmul(h, w2) + b2;
+    tl::tensor<float, 0> loss = -tl::sum(onehot * tl::log_softmax(logits, 1)) / static_cast<float>(mb);
+    loss.backward();
+    return loss;
+  };
+  auto clear = [&] {
+    w1.zero_grad();
+    w2.zero_grad();
+    b1.zero_grad();
+    b2.zero_grad();
+  };
+  {
+    const auto& ref = mlp_reference();
+    const auto loss = step();
+    const bool ok = close(state, "tl loss", {static_cast<double>(loss.item())}, {ref.loss}, ftol) &&
+                    close(state, "tl w1.grad", flat(w1.grad()), ref.gw1, ftol, 1e-2) &&
+                    close(state, "tl b1.grad", flat(b1.grad()), ref.gb1, ftol, 1e-2) &&
+                    close(state, "tl w2.grad", flat(w2.grad()), ref.gw2, ftol, 1e-2) &&
+                    close(state, "tl b2.grad", flat(b2.grad()), ref.gb2, ftol, 1e-2);
+    clear();
+    if (!ok) return;
+  }
+  for (auto _ : state) {
+    const auto loss = step();
+    benchmark::DoNotOptimize(w1.grad().data());
+    clear();
+  }
+  state.SetItemsProcessed(state.iterations() * mb);
+}
+BENCHMARK(BM_mlp_tl)->Apply(real_time_us);
+
+#ifdef TL_BENCH_HAVE_TORCH
+/// Idiomatic = false: the same formula as tl; true: addmm and nll_loss, as a LibTorch user writes it.
+template <bool Idiomatic>
+void BM_mlp_torch(benchmark::State& state) {
+  single_thread();
+  const auto& d = mlp_data();
+  auto w1 = to_torch(d.w1).requires_grad_(true), w2 = to_torch(d.w2).requires_grad_(true);
+  auto b1 = to_torch(d.b1).requires_grad_(true), b2 = to_torch(d.b2).requires_grad_(true);
+  const auto x = to_torch(d.x), onehot = to_torch(d.onehot);
+  const auto labels = onehot.argmax(1);
+  auto step = [&] {
+    torch::Tensor loss;
+    if constexpr (Idiomatic) {
+      const auto h = torch::tanh(torch::addmm(b1, x, w1));
+      const auto logits = torch::addmm(b2, h, w2);
+      loss = torch::nll_loss(torch::log_softmax(logits, 1), labels);
+    } else {
+      const auto h = torch::tanh(torch::matmul(x, w1) + b1);
+      const auto logits = torch::matmul(h, w2) + b2;
+      loss = -(onehot * torch::log_softmax(logits, 1)).sum() / static_cast<float>(mb);
+    }
+    loss.backward();
+    return loss;
+  };
+  auto clear = [&] {
+    for (auto* p : {&w1, &w2, &b1, &b2}) clear_grad(*p);
+  };
+  {
+    const auto& ref = mlp_reference();
+    const torch::Tensor loss = step();
+    const bool ok = close(state, "torch loss", {loss.item<double>()}, {ref.loss}, ftol) &&
+                    close(state, "torch w1.grad", flat(w1.grad()), ref.gw1, ftol, 1e-2) &&
+                    close(state, "torch b1.grad", flat(b1.grad()), ref.gb1, ftol, 1e-2) &&
+                    close(state, "torch w2.grad", flat(w2.grad()), ref.gw2, ftol, 1e-2) &&
+                    close(state, "torch b2.grad", flat(b2.grad()), ref.gb2, ftol, 1e-2);
+    clear();
+    if (!ok) return;
+  }
+  for (auto _ : state) {
+    const auto loss = step();
+    benchmark::DoNotOptimize(w1.grad().data_ptr());
+    clear();
+  }
+  state.SetItemsProcessed(state.iterations() * mb);
+}
+BENCHMARK_TEMPLATE(BM_mlp_torch, false)->Name("BM_mlp_torch")->Apply(real_time_us);
+BENCHMARK_TEMPLATE(BM_mlp_torch, true)->Name("BM_mlp_torch_addmm_nll")->Apply(real_time_us);
+#endif
+
+/// The five matrix products of one MLP step without autograd (forward x w1 and h w2; backward
+/// h^T g2, g2 w2^T and x^T g1): how much of a step is matmul, for tl's own kernel and for LibTorch's
+/// BLAS.
+struct mlp_mm_inputs {
+  tl::tensor<float, 2> h, g1, g2;
+};
+const mlp_mm_inputs& mlp_mm_data() {
+  static const mlp_mm_inputs in = [] {
+    tl::manual_seed(5);
+    return mlp_mm_inputs{tl::randn<float>(mb, m_hid), tl::randn<float>(mb, m_hid), tl::randn<float>(mb, m_out)};
+  }();
+  return in;
+}
+
+void BM_mlp_matmuls_tl(benchmark::State& state) {
+  single_thread();
+  const auto& d = mlp_data();
+  const auto& [h, g1, g2] = mlp_mm_data();
+  tl::no_grad guard;
+  for (auto _ : state) {
+    tl::tensor<float, 2> a = tl::matmul(d.x, d.w1);
+    tl::tensor<float, 2> b = tl::matmul(h, d.w2);
+    tl::tensor<float, 2> c = tl::matmul(h.t(), g2);
+    tl::tensor<float, 2> e = tl::matmul(g2, d.w2.t());
+    tl::tensor<float, 2> f = tl::matmul(d.x.t(), g1);
+    benchmark::DoNotOptimize(a.data());
+    benchmark::DoNotOptimize(b.data());
+    benchmark::DoNotOptimize(c.data());
+    benchmark::DoNotOptimize(e.data());
+    benchmark::DoNotOptimize(f.data());
+  }
+}
+BENCHMARK(BM_mlp_matmuls_tl)->Apply(real_time_us);
+
+#ifdef TL_BENCH_HAVE_TORCH
+void BM_mlp_matmuls_torch(benchmark::State& state) {
+  single_thread();
+  torch::NoGradGuard guard;
+  const auto& d = mlp_data();
+  const auto x = to_torch(d.x), w1 = to_torch(d.w1), w2 = to_torch(d.w2);
+  const auto h = to_torch(mlp_mm_data().h), g1 = to_torch(mlp_mm_data().g1), g2 = to_torch(mlp_mm_data().g2);
+  for (auto _ : state) {
+    const auto a = torch::matmul(x, w1), b = torch::matmul(h, w2), c = torch::matmul(h.t(), g2),
+               e = torch::matmul(g2, w2.t()), f = torch::matmul(x.t(), g1);
+    benchmark::DoNotOptimize(a.data_ptr());
+    benchmark::DoNotOptimize(b.data_ptr());
+    benchmark::DoNotOptimize(c.data_ptr());
+    benchmark::DoNotOptimize(e.data_ptr());
+    benchmark::DoNotOptimize(f.data_ptr());
+  }
+}
+BENCHMARK(BM_mlp_matmuls_torch)->Apply(real_time_us);
+#endif
+
+// ===== (d) Hessian of a 100-parameter function ===================================================
+
+constexpr std::int64_t h_n = 100;
+
+const tl::tensor<double, 1>& hessian_x() {
+  static const tl::tensor<double, 1> x = [] {
+    tl::manual_seed(4);
+    return tl::tensor<double, 1>(tl::randn<double>(h_n));
+  }();
+  return x;
+}
+
+/// H_ij = (6 x_i - sin(x_i) sum(x)) [i == j] + cos(x_i) + cos(x_j).
+const std::vector<double>& hessian_reference() {
+  static const std::vector<double> h = [] {
+    const auto x = flat(hessian_x());
+    double s = 0;
+    for (double v : x) s += v;
+    std::vector<double> r(h_n * h_n);
+    for (std::int64_t i = 0; i < h_n; ++i)
+      for (std::int64_t j = 0; j < h_n; ++j)
+        r[i * h_n + j] = std::cos(x[i]) + std::cos(x[j]) + (i == j ? 6 * x[i] - std::sin(x[i]) * s : 0.0);
+    return r;
+  }();
+  return h;
+}
+
+tl::tensor<double, 0> hessian_f(const tl::tensor<double, 1>& x) {
+  return tl::tensor<double, 0>(tl::sum(x * x * x) + tl::sum(tl::sin(x)) * tl::sum(x));
+}
+
+void BM_hessian_tl(benchmark::State& state) {
+  single_thread();
+  const auto& x = hessian_x();
+  if (!close(state, "tl hessian", flat(tl::autograd::hessian(hessian_f, x)), hessian_reference(), 1e-9)) return;
+  for (auto _ : state) {
+    auto h = tl::autograd::hessian(hessian_f, x);
+    benchmark::DoNotOptimize(h.data());
+  }
+}
+BENCHMARK(BM_hessian_tl)->Apply(real_time_us);
+
+#ifdef TL_BENCH_HAVE_TORCH
+void BM_hessian_torch(benchmark::State& state) {
+  single_thread();
+  const auto x0 = to_torch(hessian_x());
+  const auto eye = torch::eye(h_n, torch::kFloat64);
+  auto hessian = [&] {
+    const auto x = x0.detach().requires_grad_(true);
+    const auto y = (x * x * x).sum() + torch::sin(x).sum() * x.sum();
+    const auto g = torch::autograd::grad({y}, {x}, {}, /*retain_graph=*/true, /*create_graph=*/true)[0];
+    auto h = torch::empty({h_n, h_n}, torch::kFloat64);
+    for (std::int64_t i = 0; i < h_n; ++i)
+      h[i].copy_(torch::autograd::grad({g}, {x}, {eye[i]}, /*retain_graph=*/true)[0]);
+    return h;
+  };
+  if (!close(state, "torch hessian", flat(hessian()), hessian_reference(), 1e-9)) return;
+  for (auto _ : state) {
+    auto h = hessian();
+    benchmark::DoNotOptimize(h.data_ptr());
+  }
+}
+BENCHMARK(BM_hessian_torch)->Apply(real_time_us);
+#endif
+
+}  // namespace
