@@ -42,10 +42,12 @@ __global__ void __launch_bounds__(sort_threads)
 }
 
 /// offsets[i] = i * n for i in [0, count]: the segment boundaries of lines of n elements.
-__global__ void __launch_bounds__(sort_threads) sort_offsets(int* offsets, index_t count, index_t n) {
+/// (A template, as every kernel in a header must be, so that each translation unit may hold it.)
+template <class Offset>
+__global__ void __launch_bounds__(sort_threads) sort_offsets(Offset* offsets, index_t count, index_t n) {
   for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i <= count;
        i += static_cast<index_t>(gridDim.x) * blockDim.x)
-    offsets[i] = static_cast<int>(i * n);
+    offsets[i] = static_cast<Offset>(i * n);
 }
 
 /// Element j of sorted line l: the input at the sorted position, and that position.
