@@ -7,3 +7,4 @@
 #include "tl/reduce/reduce.hpp"
 #include "tl/ops/ops.hpp"
 #include "tl/autograd/autograd.hpp"
+#include "tl/fft/fft.hpp"

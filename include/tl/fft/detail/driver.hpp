@@ -1,0 +1,234 @@
+#pragma once
+/// @file driver.hpp
+/// @brief Internal header: argument resolution (n / s, dim, norm) with torch's rules and the
+/// n-dimensional drivers that chain one pass per transformed axis.
+#include <cmath>
+#include <cstddef>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "tl/core/complex.hpp"
+#include "tl/core/dtype.hpp"
+#include "tl/core/error.hpp"
+#include "tl/core/tensor.hpp"
+#include "tl/expr/elementwise.hpp"
+#include "tl/fft/detail/passes.hpp"
+#include "tl/ops/matmul.hpp"
+
+namespace tl::fft::detail {
+
+using tl::detail::cat_str;
+
+/// Normalization modes of torch.fft.
+enum class norm_mode { backward, ortho, forward };
+
+inline norm_mode parse_norm(const char* op, std::string_view norm) {
+  if (norm == "backward") return norm_mode::backward;
+  if (norm == "ortho") return norm_mode::ortho;
+  if (norm == "forward") return norm_mode::forward;
+  throw value_error(cat_str("tl::fft::", op, ": invalid norm \"", norm,
+                            "\" (expected \"backward\", \"ortho\" or \"forward\")"));
+}
+/// The mode of the dual transform (hfft is irfft of the conjugate with the dual normalization).
+inline norm_mode dual(norm_mode m) {
+  return m == norm_mode::backward ? norm_mode::forward : (m == norm_mode::forward ? norm_mode::backward : m);
+}
+/// The factor one pass of length n applies: forward transforms scale by 1, 1/sqrt(n) or 1/n for
+/// "backward", "ortho", "forward"; inverse transforms by 1/n, 1/sqrt(n), 1.
+template <class T>
+T pass_scale(norm_mode m, index_t n, bool inverse) {
+  const long double ln = static_cast<long double>(n);
+  if (m == norm_mode::ortho) return static_cast<T>(1.0L / std::sqrt(ln));
+  if ((m == norm_mode::backward) == inverse) return static_cast<T>(1.0L / ln);
+  return T(1);
+}
+
+/// The real type an FFT of dtype V computes in: float for bool and integers, else V's real type.
+template <class V>
+using fft_real_t = real_t<to_floating_t<V>>;
+
+/// Which dims a transform uses when `dim` is not given: all of them, or the last k.
+struct default_dims {
+  std::size_t last;  // 0: all dims (fftn); k: the last k dims (fft: 1, fft2: 2)
+};
+
+/// The transformed dims and their lengths (-1 where the caller takes the default).
+struct axes_spec {
+  std::vector<std::size_t> dims;
+  std::vector<index_t> sizes;
+};
+
+template <std::size_t R>
+axes_spec resolve_axes(const char* op, const shape_t<R>&, const std::vector<index_t>& s,
+                       const std::vector<index_t>& dim, default_dims def) {
+  axes_spec a;
+  std::vector<index_t> d = dim;
+  if (d.empty()) {
+    std::size_t k = !s.empty() ? s.size() : (def.last == 0 ? R : def.last);
+    if (k > R)
+      throw index_error(cat_str("tl::fft::", op, ": ", k, " transformed dims requested (s has ", s.size(),
+                                " entries) but the input has rank ", R));
+    for (std::size_t i = R - k; i < R; ++i) d.push_back(static_cast<index_t>(i));
+  }
+  if (!s.empty() && s.size() != d.size())
+    throw value_error(cat_str("tl::fft::", op, ": s has ", s.size(), " entries but dim has ", d.size()));
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    const std::size_t w = tl::detail::wrap_dim(cat_str("fft::", op).c_str(), d[i], R);
+    for (std::size_t j = 0; j < a.dims.size(); ++j)
+      if (a.dims[j] == w)
+        throw value_error(cat_str("tl::fft::", op, ": dim ", d[i], " is repeated (dim ", tl::detail::shape_str(d.data(), d.size()),
+                                  ")"));
+    a.dims.push_back(w);
+    const index_t n = s.empty() ? -1 : s[i];
+    if (n == 0 || n < -1)
+      throw value_error(cat_str("tl::fft::", op, ": invalid number of data points (", n, ") specified for dim ", d[i]));
+    a.sizes.push_back(n);
+  }
+  return a;
+}
+
+/// Fills default lengths from the input's extents; an empty transformed dim is an error.
+template <std::size_t R>
+void default_sizes(const char* op, const shape_t<R>& shape, axes_spec& a, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i)
+    if (a.sizes[i] == -1) {
+      a.sizes[i] = shape[a.dims[i]];
+      if (a.sizes[i] == 0)
+        throw value_error(cat_str("tl::fft::", op, ": invalid number of data points (0) specified: dim ", a.dims[i],
+                                  " of the input ", tl::detail::shape_str(shape), " is empty"));
+    }
+}
+
+/// Extents before and after axis d of a row-major shape.
+template <std::size_t R>
+std::pair<index_t, index_t> outer_inner(const shape_t<R>& s, std::size_t d) {
+  index_t o = 1, i = 1;
+  for (std::size_t k = 0; k < d; ++k) o *= s[k];
+  for (std::size_t k = d + 1; k < R; ++k) i *= s[k];
+  return {o, i};
+}
+
+/// The geometry of one pass along axis d: the output shape (extent `nout` along d), the input
+/// length, and the extents before and after d.
+template <std::size_t R>
+struct axis_pass {
+  shape_t<R> out;
+  index_t nin, outer, inner;
+};
+template <std::size_t R>
+axis_pass<R> along(const shape_t<R>& in, std::size_t d, index_t nout) {
+  axis_pass<R> p{in, in[d], 0, 0};
+  p.out[d] = nout;
+  std::tie(p.outer, p.inner) = outer_inner(p.out, d);
+  return p;
+}
+
+/// Checks the device, resolves n / s and dim, and fills the default lengths of the first
+/// `ndefault` transformed dims (all but the last for c2r, whose default differs).
+template <class E>
+axes_spec prepare(const char* op, const E& x, const std::vector<index_t>& s, const std::vector<index_t>& dim,
+                  default_dims def, bool all_defaults) {
+  static_assert(E::rank >= 1, "tl::fft: the input must have at least one dimension (torch raises the same)");
+  tl::detail::require_host(cat_str("fft::", op).c_str(), x);
+  axes_spec a = resolve_axes(op, x.shape(), s, dim, def);
+  default_sizes(op, x.shape(), a, all_defaults ? a.dims.size() : a.dims.size() - 1);
+  return a;
+}
+
+/// Runs complex-to-complex passes over dims[first..last) of `cur` (contiguous), reallocating only
+/// when a length changes or `cur` is not ours to overwrite. `inverse` picks the direction,
+/// `inverse_scale` the normalization (they differ for hfftn, see c2r_nd).
+template <class Tn>
+void c2c_axes(Tn& cur, bool& owned, const axes_spec& a, std::size_t first, std::size_t last,
+              bool inverse, norm_mode nm, bool inverse_scale) {
+  using T = real_t<typename Tn::value_type>;
+  constexpr std::size_t R = Tn::rank;
+  for (std::size_t q = first; q < last; ++q) {
+    const std::size_t d = a.dims[q];
+    const index_t n = a.sizes[q];
+    const axis_pass<R> g = along(cur.shape(), d, n);
+    tensor<complex<T>, R> dst = (owned && g.nin == n) ? cur : tensor<complex<T>, R>(g.out);
+    c2c_pass<T>(cur.data(), dst.data(), g.outer, g.nin, n, g.inner, inverse, pass_scale<T>(nm, n, inverse_scale));
+    cur = dst;
+    owned = true;
+  }
+}
+
+/// fftn / ifftn on any expression.
+template <class E>
+auto c2c_nd(const char* op, E&& x, const std::vector<index_t>& s, const std::vector<index_t>& dim,
+            std::string_view norm, bool inverse, default_dims def) {
+  using D = std::remove_cvref_t<E>;
+  constexpr std::size_t R = D::rank;
+  using T = fft_real_t<typename D::value_type>;
+  const norm_mode nm = parse_norm(op, norm);
+  const axes_spec a = prepare(op, x, s, dim, def, true);
+  tensor<complex<T>, R> cur = tl::detail::contiguous_as<complex<T>>(std::forward<E>(x));
+  bool owned = false;
+  c2c_axes(cur, owned, a, 0, a.dims.size(), inverse, nm, inverse);
+  return cur;
+}
+
+/// rfftn (and ihfftn with `conj_out`): a real pass over the last transformed dim, complex passes
+/// over the others.
+template <class E>
+auto r2c_nd(const char* op, E&& x, const std::vector<index_t>& s, const std::vector<index_t>& dim, norm_mode nm,
+            default_dims def, bool conj_out) {
+  using D = std::remove_cvref_t<E>;
+  constexpr std::size_t R = D::rank;
+  static_assert(!is_complex_v<typename D::value_type>,
+                "tl::fft: rfft/rfftn/ihfft expect a real input tensor (torch raises the same); use fft for complex "
+                "input");
+  using T = fft_real_t<typename D::value_type>;
+  const axes_spec a = prepare(op, x, s, dim, def, true);
+  const tensor<T, R> xr = tl::detail::contiguous_as<T>(std::forward<E>(x));
+  const std::size_t last = a.dims.size() - 1;
+  const std::size_t d = a.dims[last];
+  const index_t n = a.sizes[last];
+  const axis_pass<R> g = along(xr.shape(), d, n / 2 + 1);
+  tensor<complex<T>, R> cur(g.out);
+  r2c_pass<T>(xr.data(), cur.data(), g.outer, g.nin, n, g.inner, pass_scale<T>(nm, n, false));
+  bool owned = true;
+  c2c_axes(cur, owned, a, 0, last, false, nm, false);
+  if (conj_out) {
+    complex<T>* p = cur.data();
+    for (index_t i = 0, e = cur.numel(); i < e; ++i) p[i].im = -p[i].im;
+  }
+  return cur;
+}
+
+/// irfftn (and hfftn with `conj_in`): complex inverse passes over all but the last transformed
+/// dim, then a complex-to-real pass producing s[-1] (default 2 * (m - 1)) real values.
+template <class E>
+auto c2r_nd(const char* op, E&& x, const std::vector<index_t>& s, const std::vector<index_t>& dim, norm_mode nm,
+            default_dims def, bool conj_in) {
+  using D = std::remove_cvref_t<E>;
+  constexpr std::size_t R = D::rank;
+  using T = fft_real_t<typename D::value_type>;
+  axes_spec a = prepare(op, x, s, dim, def, false);
+  const std::size_t last = a.dims.size() - 1;
+  const std::size_t d = a.dims[last];
+  if (a.sizes[last] == -1) {
+    const index_t m = x.shape()[d];
+    a.sizes[last] = 2 * (m - 1);
+    if (a.sizes[last] < 1)
+      throw value_error(cat_str("tl::fft::", op, ": invalid number of data points (", a.sizes[last],
+                                ") specified: the output length 2 * (m - 1) from m = ", m, " input elements along dim ",
+                                d, " is < 1; pass n explicitly"));
+  }
+  tensor<complex<T>, R> cur = tl::detail::contiguous_as<complex<T>>(std::forward<E>(x));
+  bool owned = false;
+  // The inverse of conj(x) is the conjugate of the forward transform of x: with conj_in the
+  // complex passes run forward and the last pass conjugates.
+  c2c_axes(cur, owned, a, 0, last, !conj_in, nm, true);
+  const index_t n = a.sizes[last];
+  const axis_pass<R> g = along(cur.shape(), d, n);
+  tensor<T, R> out(g.out);
+  c2r_pass<T>(cur.data(), out.data(), g.outer, g.nin, n, g.inner, pass_scale<T>(nm, n, true), conj_in);
+  return out;
+}
+
+}  // namespace tl::fft::detail

@@ -1,0 +1,217 @@
+#pragma once
+/// @file kernels.hpp
+/// @brief Internal header: the FFT butterflies (radix 2, 3, 4, 5, 7, 8, 11, 13) and one Stockham
+/// stage, written once for a SIMD packet (xsimd) or a scalar, on split (planar) complex data.
+///
+/// Layout: a signal of n complex elements with L lanes (L independent signals transformed
+/// together) stores the real parts of element e at re[e * L + lane], the imaginary parts likewise
+/// in im. Every kernel computes the forward DFT (sign -1); the inverse is obtained by swapping
+/// the real and imaginary arrays on the way in and out (IDFT(x) = swap(DFT(swap(x)))).
+#include <cmath>
+#include <cstddef>
+#include <type_traits>
+
+#include <xsimd/xsimd.hpp>
+
+#include "tl/core/config.hpp"
+
+namespace tl::fft::detail {
+
+/// Packet type used by the kernels for real type T.
+template <class T>
+using packet = xsimd::batch<T>;
+
+template <class V, class T>
+TL_INLINE V load_from(const T* p) {
+  if constexpr (std::is_same_v<V, T>) return *p;
+  else return V::load_unaligned(p);
+}
+template <class V, class T>
+TL_INLINE void store_to(T* p, const V& v) {
+  if constexpr (std::is_same_v<V, T>) *p = v;
+  else v.store_unaligned(p);
+}
+template <class V, class T>
+TL_INLINE V splat(T x) {
+  if constexpr (std::is_same_v<V, T>) return x;
+  else return V(x);
+}
+/// a * b + c (fused on packets; a plain expression on scalars so that a build without FMA
+/// hardware does not call a library fma).
+template <class V>
+TL_INLINE V fmadd(const V& a, const V& b, const V& c) {
+  if constexpr (std::is_floating_point_v<V>) return a * b + c;
+  else return xsimd::fma(a, b, c);
+}
+/// a * b - c.
+template <class V>
+TL_INLINE V fmsub(const V& a, const V& b, const V& c) {
+  if constexpr (std::is_floating_point_v<V>) return a * b - c;
+  else return xsimd::fms(a, b, c);
+}
+
+/// Cosines and sines of 2*pi*j*k/R for odd radices, j, k in 1..(R-1)/2, computed in long double.
+template <class T, int R>
+struct odd_radix_table {
+  static constexpr int h = (R - 1) / 2;
+  T c[h][h], s[h][h];
+  odd_radix_table() {
+    const long double two_pi = 6.283185307179586476925286766559005768L;
+    for (int k = 1; k <= h; ++k)
+      for (int j = 1; j <= h; ++j) {
+        const long double a = two_pi * static_cast<long double>((j * k) % R) / R;
+        c[k - 1][j - 1] = static_cast<T>(std::cos(a));
+        s[k - 1][j - 1] = static_cast<T>(std::sin(a));
+      }
+  }
+  static const odd_radix_table& get() {
+    static const odd_radix_table t;
+    return t;
+  }
+};
+
+/// In-register forward DFT of R points (re[k], im[k]); `tab` is the odd-radix table for odd R.
+template <int R, class V, class T>
+TL_INLINE void dft_points(V (&re)[R], V (&im)[R], const odd_radix_table<T, (R % 2 ? R : 3)>* tab) {
+  if constexpr (R == 2) {
+    const V r0 = re[0], i0 = im[0];
+    re[0] = r0 + re[1];
+    im[0] = i0 + im[1];
+    re[1] = r0 - re[1];
+    im[1] = i0 - im[1];
+  } else if constexpr (R == 4) {
+    const V t0r = re[0] + re[2], t0i = im[0] + im[2];
+    const V t1r = re[0] - re[2], t1i = im[0] - im[2];
+    const V t2r = re[1] + re[3], t2i = im[1] + im[3];
+    const V t3r = re[1] - re[3], t3i = im[1] - im[3];
+    re[0] = t0r + t2r;
+    im[0] = t0i + t2i;
+    re[2] = t0r - t2r;
+    im[2] = t0i - t2i;
+    re[1] = t1r + t3i;  // t1 + (-i) t3
+    im[1] = t1i - t3r;
+    re[3] = t1r - t3i;
+    im[3] = t1i + t3r;
+  } else if constexpr (R == 8) {
+    V er[4] = {re[0], re[2], re[4], re[6]}, ei[4] = {im[0], im[2], im[4], im[6]};
+    V orr[4] = {re[1], re[3], re[5], re[7]}, oi[4] = {im[1], im[3], im[5], im[7]};
+    dft_points<4, V, T>(er, ei, nullptr);
+    dft_points<4, V, T>(orr, oi, nullptr);
+    const V h = splat<V>(static_cast<T>(0.707106781186547524400844362104849039L));
+    {  // o1 *= (1 - i) / sqrt(2)
+      const V x = orr[1], y = oi[1];
+      orr[1] = (x + y) * h;
+      oi[1] = (y - x) * h;
+    }
+    {  // o2 *= -i
+      const V x = orr[2];
+      orr[2] = oi[2];
+      oi[2] = -x;
+    }
+    {  // o3 *= (-1 - i) / sqrt(2)
+      const V x = orr[3], y = oi[3];
+      orr[3] = (y - x) * h;
+      oi[3] = -(x + y) * h;
+    }
+    for (int k = 0; k < 4; ++k) {
+      re[k] = er[k] + orr[k];
+      im[k] = ei[k] + oi[k];
+      re[k + 4] = er[k] - orr[k];
+      im[k + 4] = ei[k] - oi[k];
+    }
+  } else {
+    static_assert(R % 2 == 1, "tl::fft: unsupported radix");
+    constexpr int h = (R - 1) / 2;
+    V ur[h], ui[h], vr[h], vi[h];
+    V y0r = re[0], y0i = im[0];
+    for (int j = 1; j <= h; ++j) {
+      ur[j - 1] = re[j] + re[R - j];
+      ui[j - 1] = im[j] + im[R - j];
+      vr[j - 1] = re[j] - re[R - j];
+      vi[j - 1] = im[j] - im[R - j];
+      y0r = y0r + ur[j - 1];
+      y0i = y0i + ui[j - 1];
+    }
+    const V a0r = re[0], a0i = im[0];
+    re[0] = y0r;
+    im[0] = y0i;
+    for (int k = 1; k <= h; ++k) {
+      V ar = a0r, ai = a0i, br = splat<V>(T(0)), bi = splat<V>(T(0));
+      for (int j = 0; j < h; ++j) {
+        const V c = splat<V>(tab->c[k - 1][j]), s = splat<V>(tab->s[k - 1][j]);
+        ar = fmadd(c, ur[j], ar);
+        ai = fmadd(c, ui[j], ai);
+        br = fmadd(s, vr[j], br);
+        bi = fmadd(s, vi[j], bi);
+      }
+      // y_k = A - iB, y_{R-k} = A + iB
+      re[k] = ar + bi;
+      im[k] = ai - br;
+      re[R - k] = ar - bi;
+      im[R - k] = ai + br;
+    }
+  }
+}
+
+/// The per-stage twiddles of a Stockham stage: w[p * (R - 1) + r - 1] = exp(-2 pi i p r / (R m)).
+template <class T>
+struct stage_twiddles {
+  const T* re;
+  const T* im;
+};
+
+/// One radix-R butterfly column of a Stockham stage on packets or scalars V:
+/// y[j + s (p R + r)] = w^(p r) * sum_k x[j + s (p + k m)] e^(-2 pi i r k / R).
+template <int R, class V, class T>
+TL_INLINE void stage_column(index_t m, index_t s, index_t p, index_t j, const T* xr, const T* xi, T* yr, T* yi,
+                            const V* wr, const V* wi, const odd_radix_table<T, (R % 2 ? R : 3)>* tab) {
+  V ar[R], ai[R];
+  for (int k = 0; k < R; ++k) {
+    const index_t off = j + s * (p + k * m);
+    ar[k] = load_from<V>(xr + off);
+    ai[k] = load_from<V>(xi + off);
+  }
+  dft_points<R, V, T>(ar, ai, tab);
+  const index_t o = j + s * p * R;
+  store_to(yr + o, ar[0]);
+  store_to(yi + o, ai[0]);
+  for (int r = 1; r < R; ++r) {
+    const V zr = fmsub(ar[r], wr[r - 1], ai[r] * wi[r - 1]);
+    const V zi = fmadd(ar[r], wi[r - 1], ai[r] * wr[r - 1]);
+    store_to(yr + o + s * r, zr);
+    store_to(yi + o + s * r, zi);
+  }
+}
+
+/// One Stockham stage of radix R: m butterfly groups, inner contiguous length s (stride of the
+/// stage times the lane count). Reads x, writes y (distinct buffers).
+template <int R, class T>
+void stockham_stage(index_t m, index_t s, const T* xr, const T* xi, T* yr, T* yi, stage_twiddles<T> tw) {
+  using P = packet<T>;
+  constexpr index_t W = static_cast<index_t>(P::size);
+  const odd_radix_table<T, (R % 2 ? R : 3)>* tab = nullptr;
+  if constexpr (R % 2 == 1) tab = &odd_radix_table<T, R>::get();
+  if (s >= W) {
+    const index_t sv = s - s % W;
+    for (index_t p = 0; p < m; ++p) {
+      P wr[R - 1], wi[R - 1];
+      T swr[R - 1], swi[R - 1];
+      for (int r = 0; r < R - 1; ++r) {
+        swr[r] = tw.re[p * (R - 1) + r];
+        swi[r] = tw.im[p * (R - 1) + r];
+        wr[r] = P(swr[r]);
+        wi[r] = P(swi[r]);
+      }
+      for (index_t j = 0; j < sv; j += W) stage_column<R, P, T>(m, s, p, j, xr, xi, yr, yi, wr, wi, tab);
+      for (index_t j = sv; j < s; ++j) stage_column<R, T, T>(m, s, p, j, xr, xi, yr, yi, swr, swi, tab);
+    }
+  } else {
+    for (index_t p = 0; p < m; ++p) {
+      const T* wr = tw.re + p * (R - 1);
+      const T* wi = tw.im + p * (R - 1);
+      for (index_t j = 0; j < s; ++j) stage_column<R, T, T>(m, s, p, j, xr, xi, yr, yi, wr, wi, tab);
+    }
+  }
+}
+
+}  // namespace tl::fft::detail

@@ -1,0 +1,207 @@
+#pragma once
+/// @file passes.hpp
+/// @brief Internal header: one FFT pass along one axis of a contiguous array (complex-to-complex,
+/// real-to-complex, complex-to-real), batched over the other axes on the thread pool.
+///
+/// An array is viewed as [outer, len, inner] around the transformed axis. Contiguous lines
+/// (inner == 1) are transformed one at a time; strided lines are gathered in blocks of up to one
+/// SIMD packet of adjacent lines (the lanes), transformed together, and scattered back, so each
+/// memory access reads or writes a run of adjacent elements.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "tl/core/complex.hpp"
+#include "tl/core/config.hpp"
+#include "tl/fft/detail/plan.hpp"
+#include "tl/fft/detail/plan_cache.hpp"
+#include "tl/ops/detail/loops.hpp"
+
+namespace tl::fft::detail {
+
+/// Per-thread work arrays, grown on demand and reused across calls.
+template <class T>
+struct scratch {
+  std::vector<T> re, im, wre, wim;
+  std::vector<complex<T>> line;
+  void reserve(std::size_t data, std::size_t work) {
+    if (re.size() < data) {
+      re.resize(data);
+      im.resize(data);
+    }
+    if (wre.size() < work) {
+      wre.resize(work);
+      wim.resize(work);
+    }
+  }
+  static scratch& local() {
+    thread_local scratch s;
+    return s;
+  }
+};
+
+/// Lines per task so that one task does at least ~32k element visits.
+inline index_t grain_for(index_t len) { return std::max<index_t>(1, (index_t{1} << 15) / std::max<index_t>(1, len)); }
+
+/// Complex-to-complex transform along the middle axis of src [outer, nin, inner] into
+/// dst [outer, n, inner] (zero-padding or truncating each line to n), scaled by `scale`.
+/// src == dst is allowed when nin == n.
+template <class T>
+void c2c_pass(const complex<T>* src, complex<T>* dst, index_t outer, index_t nin, index_t n, index_t inner,
+              bool inverse, T scale) {
+  if (outer == 0 || inner == 0) return;
+  const auto plan = plan_cache::instance().complex_plan<T>(n);
+  const index_t ncopy = std::min(nin, n);
+  const index_t W = static_cast<index_t>(packet<T>::size);
+  const index_t L = inner == 1 ? 1 : std::min(W, inner);
+  const index_t nblk = (inner + L - 1) / L;
+  tl::detail::parallel_ranges(outer * nblk, std::max<index_t>(1, grain_for(n * L)), [&](index_t lo, index_t hi) {
+    scratch<T>& sc = scratch<T>::local();
+    sc.reserve(static_cast<std::size_t>(n * L), static_cast<std::size_t>(plan->scratch_size() * L));
+    // The inverse runs the forward kernels on swapped (imag, real) arrays.
+    T* pr = inverse ? sc.im.data() : sc.re.data();
+    T* pi = inverse ? sc.re.data() : sc.im.data();
+    for (index_t t = lo; t < hi; ++t) {
+      const index_t o = t / nblk, i0 = (t % nblk) * L, lanes = std::min(L, inner - i0);
+      const complex<T>* s0 = src + (o * nin) * inner + i0;
+      complex<T>* d0 = dst + (o * n) * inner + i0;
+      for (index_t k = 0; k < ncopy; ++k) {
+        const complex<T>* sk = s0 + k * inner;
+        for (index_t l = 0; l < lanes; ++l) {
+          pr[k * L + l] = sk[l].re;
+          pi[k * L + l] = sk[l].im;
+        }
+        for (index_t l = lanes; l < L; ++l) pr[k * L + l] = pi[k * L + l] = T(0);
+      }
+      std::fill(pr + ncopy * L, pr + n * L, T(0));
+      std::fill(pi + ncopy * L, pi + n * L, T(0));
+      const auto [rr, ri] = plan->run(sc.re.data(), sc.im.data(), sc.wre.data(), sc.wim.data(), L);
+      const T* outr = inverse ? ri : rr;
+      const T* outi = inverse ? rr : ri;
+      for (index_t k = 0; k < n; ++k) {
+        complex<T>* dk = d0 + k * inner;
+        for (index_t l = 0; l < lanes; ++l) dk[l] = complex<T>(outr[k * L + l] * scale, outi[k * L + l] * scale);
+      }
+    }
+  });
+}
+
+/// Real-to-complex transform along the middle axis of src [outer, nin, inner] (real) into
+/// dst [outer, n / 2 + 1, inner] (complex), the input zero-padded or truncated to n.
+template <class T>
+void r2c_pass(const T* src, complex<T>* dst, index_t outer, index_t nin, index_t n, index_t inner, T scale) {
+  if (outer == 0 || inner == 0) return;
+  const auto plan = plan_cache::instance().real<T>(n);
+  const c2c_plan<T>& cp = plan->inner();
+  const index_t h = n / 2, nout = h + 1, nc = cp.size();
+  tl::detail::parallel_ranges(outer * inner, grain_for(n), [&](index_t lo, index_t hi) {
+    scratch<T>& sc = scratch<T>::local();
+    sc.reserve(static_cast<std::size_t>(nc), static_cast<std::size_t>(cp.scratch_size()));
+    T* re = sc.re.data();
+    T* im = sc.im.data();
+    for (index_t t = lo; t < hi; ++t) {
+      const index_t o = t / inner, i = t % inner;
+      const T* s0 = src + o * nin * inner + i;
+      complex<T>* d0 = dst + o * nout * inner + i;
+      if (n % 2 == 0) {
+        // z_j = x_2j + i x_2j+1
+        const index_t full = std::min(nin, n) / 2;
+        for (index_t j = 0; j < full; ++j) {
+          re[j] = s0[(2 * j) * inner];
+          im[j] = s0[(2 * j + 1) * inner];
+        }
+        for (index_t j = full; j < h; ++j) {
+          re[j] = 2 * j < nin ? s0[(2 * j) * inner] : T(0);
+          im[j] = 2 * j + 1 < nin ? s0[(2 * j + 1) * inner] : T(0);
+        }
+        const auto [zr, zi] = cp.run(re, im, sc.wre.data(), sc.wim.data(), 1);
+        const T* wr = plan->w_re();
+        const T* wi = plan->w_im();
+        const T half = T(0.5) * scale;
+        for (index_t k = 0; k <= h; ++k) {
+          const index_t a = k == h ? 0 : k, b = k == 0 ? 0 : h - k;
+          // E = (Z_a + conj Z_b) / 2, O = -i (Z_a - conj Z_b) / 2, X_k = E + w^k O
+          const T er = zr[a] + zr[b], ei = zi[a] - zi[b];
+          const T dr = zr[a] - zr[b], di = zi[a] + zi[b];
+          const T orr = di, oi = -dr;
+          const T xr = er + wr[k] * orr - wi[k] * oi;
+          const T xi = ei + wr[k] * oi + wi[k] * orr;
+          d0[k * inner] = complex<T>(xr * half, xi * half);
+        }
+      } else {
+        for (index_t j = 0; j < n; ++j) {
+          re[j] = j < nin ? s0[j * inner] : T(0);
+          im[j] = T(0);
+        }
+        const auto [zr, zi] = cp.run(re, im, sc.wre.data(), sc.wim.data(), 1);
+        for (index_t k = 0; k < nout; ++k) d0[k * inner] = complex<T>(zr[k] * scale, zi[k] * scale);
+      }
+    }
+  });
+}
+
+/// Complex-to-real transform (inverse of r2c) along the middle axis of src [outer, nin, inner]
+/// (the non-negative frequencies; missing ones are zero, extra ones ignored) into
+/// dst [outer, n, inner] (real). The imaginary parts of the zero (and, for even n, the Nyquist)
+/// frequency are ignored, as a real signal's spectrum has none. `conj_in` conjugates the input.
+template <class T>
+void c2r_pass(const complex<T>* src, T* dst, index_t outer, index_t nin, index_t n, index_t inner, T scale,
+              bool conj_in) {
+  if (outer == 0 || inner == 0) return;
+  const auto plan = plan_cache::instance().real<T>(n);
+  const c2c_plan<T>& cp = plan->inner();
+  const index_t h = n / 2, nc = cp.size(), nuse = std::min(nin, h + 1);
+  const T sgn = conj_in ? T(-1) : T(1);
+  tl::detail::parallel_ranges(outer * inner, grain_for(n), [&](index_t lo, index_t hi) {
+    scratch<T>& sc = scratch<T>::local();
+    sc.reserve(static_cast<std::size_t>(nc), static_cast<std::size_t>(cp.scratch_size()));
+    if (sc.line.size() < static_cast<std::size_t>(h + 1)) sc.line.resize(static_cast<std::size_t>(h + 1));
+    complex<T>* X = sc.line.data();
+    T* re = sc.re.data();
+    T* im = sc.im.data();
+    for (index_t t = lo; t < hi; ++t) {
+      const index_t o = t / inner, i = t % inner;
+      const complex<T>* s0 = src + o * nin * inner + i;
+      T* d0 = dst + o * n * inner + i;
+      for (index_t k = 0; k < nuse; ++k) X[k] = complex<T>(s0[k * inner].re, sgn * s0[k * inner].im);
+      for (index_t k = nuse; k <= h; ++k) X[k] = complex<T>(T(0), T(0));
+      X[0].im = T(0);
+      if (n % 2 == 0) {
+        X[h].im = T(0);
+        const T* wr = plan->w_re();
+        const T* wi = plan->w_im();
+        // Z'_k = (X_k + conj X_{h-k}) + i w^-k (X_k - conj X_{h-k}); stored swapped (imag, real)
+        // so that the forward kernels compute the inverse transform.
+        for (index_t k = 0; k < h; ++k) {
+          const complex<T> a = X[k], b = X[h - k];
+          const T er = a.re + b.re, ei = a.im - b.im;
+          const T dr = a.re - b.re, di = a.im + b.im;
+          // w^-k d = (wr dr + wi di) + i (wr di - wi dr); times i: (-(wr di - wi dr), wr dr + wi di)
+          const T tr = wr[k] * dr + wi[k] * di, ti = wr[k] * di - wi[k] * dr;
+          im[k] = er - ti;  // real part, swapped
+          re[k] = ei + tr;  // imaginary part, swapped
+        }
+        const auto [zi, zr] = cp.run(re, im, sc.wre.data(), sc.wim.data(), 1);
+        for (index_t j = 0; j < h; ++j) {
+          d0[(2 * j) * inner] = zr[j] * scale;
+          d0[(2 * j + 1) * inner] = zi[j] * scale;
+        }
+      } else {
+        // The full Hermitian spectrum, swapped; the inverse's real part is the signal.
+        for (index_t k = 0; k <= h; ++k) {
+          im[k] = X[k].re;
+          re[k] = X[k].im;
+        }
+        for (index_t k = h + 1; k < n; ++k) {
+          im[k] = X[n - k].re;
+          re[k] = -X[n - k].im;
+        }
+        const auto [zi, zr] = cp.run(re, im, sc.wre.data(), sc.wim.data(), 1);
+        (void)zi;
+        for (index_t j = 0; j < n; ++j) d0[j * inner] = zr[j] * scale;
+      }
+    }
+  });
+}
+
+}  // namespace tl::fft::detail

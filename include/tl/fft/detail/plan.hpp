@@ -1,0 +1,264 @@
+#pragma once
+/// @file plan.hpp
+/// @brief Internal header: immutable FFT plans. A complex plan of length n is a list of
+/// Stockham stages (radices 8, 4, 2, 3, 5, 7, 11, 13) with their twiddles, or, when n has a prime
+/// factor above 13, Bluestein's chirp-z algorithm over a smooth length. A real plan of even
+/// length n runs a complex plan of length n / 2 and a post-processing pass; odd n falls back to a
+/// complex plan of length n.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "tl/core/config.hpp"
+#include "tl/core/error.hpp"
+#include "tl/fft/detail/kernels.hpp"
+
+namespace tl::fft::detail {
+
+/// exp(-2 pi i k / n) computed in long double (k reduced mod n), as a (cos, sin) pair of T.
+template <class T>
+std::pair<T, T> twiddle(index_t k, index_t n) {
+  k %= n;
+  if (k < 0) k += n;
+  // Reduce to the first quadrant by exact integer symmetry so the argument stays small.
+  const long double pi = 3.141592653589793238462643383279502884L;
+  long double c, s;
+  const index_t k4 = 4 * k;
+  if (k4 == 0) {
+    c = 1; s = 0;
+  } else if (k4 == n) {
+    c = 0; s = -1;
+  } else if (k4 == 2 * n) {
+    c = -1; s = 0;
+  } else if (k4 == 3 * n) {
+    c = 0; s = 1;
+  } else {
+    // angle = 2 pi k / n; use the nearest multiple of pi/2 as origin.
+    const index_t q = (k4 + n / 2) / n;  // quadrant 0..4
+    const long double a = 2 * pi * static_cast<long double>(k4 - q * n) / static_cast<long double>(4 * n);
+    const long double ca = std::cos(a), sa = std::sin(a);
+    switch (q % 4) {
+      case 0: c = ca; s = sa; break;
+      case 1: c = -sa; s = ca; break;
+      case 2: c = -ca; s = -sa; break;
+      default: c = sa; s = -ca; break;
+    }
+    s = -s;  // exp(-i angle)
+  }
+  return {static_cast<T>(c), static_cast<T>(s)};
+}
+
+/// True when every prime factor of n is at most 13 (the Stockham radices handle it).
+inline bool is_smooth13(index_t n) {
+  for (index_t p : {2, 3, 5, 7, 11, 13})
+    while (n % p == 0) n /= p;
+  return n == 1;
+}
+
+/// The smallest 2^a 3^b 5^c >= n (Bluestein's convolution length).
+inline index_t next_smooth235(index_t n) {
+  index_t best = 1;
+  while (best < n) best *= 2;
+  for (index_t p5 = 1; p5 < best; p5 *= 5)
+    for (index_t p35 = p5; p35 < best; p35 *= 3) {
+      index_t v = p35;
+      while (v < n) v *= 2;
+      best = std::min(best, v);
+    }
+  return best;
+}
+
+/// An immutable complex FFT plan of length n (forward; the inverse swaps re and im).
+template <class T>
+class c2c_plan {
+ public:
+  explicit c2c_plan(index_t n) : m_n(n) {
+    if (n <= 0) throw value_error(tl::detail::cat_str("tl::fft: invalid transform length ", n));
+    if (is_smooth13(n)) build_stockham();
+    else build_bluestein();
+  }
+  index_t size() const { return m_n; }
+  bool is_bluestein() const { return m_blue_n > 0; }
+  /// Scratch each of the real and imaginary work arrays needs, in elements per lane.
+  index_t scratch_size() const { return m_blue_n > 0 ? m_blue_n + m_sub->scratch_size() : m_n; }
+
+  /// Forward DFT of L-lane split data (re, im): returns where the result is (re/im or the work
+  /// arrays wre/wim, each holding scratch_size() * L elements).
+  std::pair<T*, T*> run(T* re, T* im, T* wre, T* wim, index_t L) const {
+    if (m_blue_n > 0) {
+      run_bluestein(re, im, wre, wim, L);
+      return {re, im};
+    }
+    T *xr = re, *xi = im, *yr = wre, *yi = wim;
+    index_t s = 1, left = m_n;
+    for (std::size_t st = 0; st < m_radix.size(); ++st) {
+      const int R = m_radix[st];
+      left /= R;
+      const stage_twiddles<T> tw{m_tw_re[st].data(), m_tw_im[st].data()};
+      switch (R) {
+        case 2: stockham_stage<2, T>(left, s * L, xr, xi, yr, yi, tw); break;
+        case 3: stockham_stage<3, T>(left, s * L, xr, xi, yr, yi, tw); break;
+        case 4: stockham_stage<4, T>(left, s * L, xr, xi, yr, yi, tw); break;
+        case 5: stockham_stage<5, T>(left, s * L, xr, xi, yr, yi, tw); break;
+        case 7: stockham_stage<7, T>(left, s * L, xr, xi, yr, yi, tw); break;
+        case 8: stockham_stage<8, T>(left, s * L, xr, xi, yr, yi, tw); break;
+        case 11: stockham_stage<11, T>(left, s * L, xr, xi, yr, yi, tw); break;
+        default: stockham_stage<13, T>(left, s * L, xr, xi, yr, yi, tw); break;
+      }
+      s *= R;
+      std::swap(xr, yr);
+      std::swap(xi, yi);
+    }
+    return {xr, xi};
+  }
+
+ private:
+  void build_stockham() {
+    index_t n = m_n;
+    std::vector<int> f;
+    int e = 0;
+    while (n % 2 == 0) {
+      n /= 2;
+      ++e;
+    }
+    // Radix 8 where possible; 2^(3k+1) uses 4 * 4 instead of 8 * 2 when it can.
+    int k8 = e / 3;
+    const int rem = e % 3;
+    int k4 = rem == 2 ? 1 : 0, k2 = 0;
+    if (rem == 1) {
+      if (k8 > 0) {
+        --k8;
+        k4 += 2;
+      } else {
+        k2 = 1;
+      }
+    }
+    // Large radices first: the first stages run with a short inner length.
+    f.insert(f.end(), k8, 8);
+    f.insert(f.end(), k4, 4);
+    f.insert(f.end(), k2, 2);
+    for (int p : {3, 5, 7, 11, 13})
+      while (n % p == 0) {
+        f.push_back(p);
+        n /= p;
+      }
+    m_radix = f;
+    index_t L = m_n;
+    for (int R : m_radix) {
+      const index_t m = L / R;
+      std::vector<T> wr(static_cast<std::size_t>(m * (R - 1))), wi(wr.size());
+      for (index_t p = 0; p < m; ++p)
+        for (int r = 1; r < R; ++r) {
+          const auto [c, s] = twiddle<T>(p * r, L);
+          wr[p * (R - 1) + r - 1] = c;
+          wi[p * (R - 1) + r - 1] = s;
+        }
+      m_tw_re.push_back(std::move(wr));
+      m_tw_im.push_back(std::move(wi));
+      L = m;
+    }
+  }
+
+  void build_bluestein() {
+    const index_t n = m_n;
+    m_blue_n = next_smooth235(2 * n - 1);
+    m_sub = std::make_shared<const c2c_plan<T>>(m_blue_n);
+    const index_t M = m_blue_n;
+    m_chirp_re.resize(n);
+    m_chirp_im.resize(n);
+    std::vector<T> br(M, T(0)), bi(M, T(0));
+    for (index_t k = 0; k < n; ++k) {
+      // c_k = exp(-pi i k^2 / n) = exp(-2 pi i (k^2 mod 2n) / 2n)
+      const index_t k2 = static_cast<index_t>((static_cast<unsigned __int128>(k) * k) % (2 * n));
+      const auto [c, s] = twiddle<T>(k2, 2 * n);
+      m_chirp_re[k] = c;
+      m_chirp_im[k] = s;
+      br[k] = c;  // b_k = conj(c_k)
+      bi[k] = -s;
+      if (k > 0) {
+        br[M - k] = c;
+        bi[M - k] = -s;
+      }
+    }
+    std::vector<T> wr(m_sub->scratch_size()), wi(wr.size());
+    auto [rr, ri] = m_sub->run(br.data(), bi.data(), wr.data(), wi.data(), 1);
+    m_bk_re.resize(M);
+    m_bk_im.resize(M);
+    const T inv = static_cast<T>(1.0L / static_cast<long double>(M));
+    for (index_t k = 0; k < M; ++k) {
+      m_bk_re[k] = rr[k] * inv;
+      m_bk_im[k] = ri[k] * inv;
+    }
+  }
+
+  /// y[k, lane] = x[k, lane] * t[k] for k < count (complex products on split arrays; y may be x).
+  static void mul_by(const T* xr, const T* xi, T* yr, T* yi, const T* tr, const T* ti, index_t count, index_t L) {
+    for (index_t k = 0; k < count; ++k) {
+      const T cr = tr[k], ci = ti[k];
+      for (index_t l = 0; l < L; ++l) {
+        const T a = xr[k * L + l], b = xi[k * L + l];
+        yr[k * L + l] = a * cr - b * ci;
+        yi[k * L + l] = a * ci + b * cr;
+      }
+    }
+  }
+
+  void run_bluestein(T* re, T* im, T* wre, T* wim, index_t L) const {
+    const index_t n = m_n, M = m_blue_n;
+    T* ar = wre;
+    T* ai = wim;
+    T* sr = wre + M * L;
+    T* si = wim + M * L;
+    mul_by(re, im, ar, ai, m_chirp_re.data(), m_chirp_im.data(), n, L);
+    std::fill(ar + n * L, ar + M * L, T(0));
+    std::fill(ai + n * L, ai + M * L, T(0));
+    const auto [fr, fi] = m_sub->run(ar, ai, sr, si, L);
+    mul_by(fr, fi, fr, fi, m_bk_re.data(), m_bk_im.data(), M, L);
+    // Inverse transform: run the forward one on swapped (imag, real) arrays; the result comes
+    // back swapped too.
+    T* other_r = fr == ar ? sr : ar;
+    T* other_i = fr == ar ? si : ai;
+    const auto [gi, gr] = m_sub->run(fi, fr, other_r, other_i, L);
+    mul_by(gr, gi, re, im, m_chirp_re.data(), m_chirp_im.data(), n, L);
+  }
+
+  index_t m_n;
+  std::vector<int> m_radix;
+  std::vector<std::vector<T>> m_tw_re, m_tw_im;
+  index_t m_blue_n = 0;
+  std::shared_ptr<const c2c_plan<T>> m_sub;
+  std::vector<T> m_chirp_re, m_chirp_im, m_bk_re, m_bk_im;
+};
+
+/// An immutable plan for real-input (r2c) and real-output (c2r) transforms of length n.
+template <class T>
+class real_plan {
+ public:
+  real_plan(index_t n, std::shared_ptr<const c2c_plan<T>> inner) : m_n(n), m_inner(std::move(inner)) {
+    if (n % 2 == 0) {
+      const index_t h = n / 2;
+      m_w_re.resize(h + 1);
+      m_w_im.resize(h + 1);
+      for (index_t k = 0; k <= h; ++k) {
+        const auto [c, s] = twiddle<T>(k, n);
+        m_w_re[k] = c;
+        m_w_im[k] = s;
+      }
+    }
+  }
+  index_t size() const { return m_n; }
+  const c2c_plan<T>& inner() const { return *m_inner; }
+  /// exp(-2 pi i k / n) for k in [0, n / 2] (even n only).
+  const T* w_re() const { return m_w_re.data(); }
+  const T* w_im() const { return m_w_im.data(); }
+
+ private:
+  index_t m_n;
+  std::shared_ptr<const c2c_plan<T>> m_inner;
+  std::vector<T> m_w_re, m_w_im;
+};
+
+}  // namespace tl::fft::detail
