@@ -1,0 +1,151 @@
+// tl::fft accuracy against a long-double reference (a naive DFT, or for large powers of two a
+// long-double radix-2 FFT) over many lengths: every small length, primes (Bluestein), smooth
+// composites and powers of two up to 2^16. Promise: relative RMS error <= 10 eps log2(n) for
+// every length and <= 2 eps log2(n) on average.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <vector>
+
+#include <tl/fft/fft.hpp>
+
+namespace {
+using tl::index_t;
+using ld = long double;
+using cld = std::complex<ld>;
+const ld pi_l = 3.141592653589793238462643383279502884L;
+
+std::vector<cld> naive_dft(const std::vector<cld>& x, int sign) {
+  const index_t n = static_cast<index_t>(x.size());
+  std::vector<cld> w(n), y(n);
+  for (index_t k = 0; k < n; ++k) w[k] = std::polar(ld(1), sign * 2 * pi_l * ld(k) / ld(n));
+  for (index_t k = 0; k < n; ++k) {
+    cld s = 0;
+    for (index_t j = 0; j < n; ++j) s += x[j] * w[(j * k) % n];
+    y[k] = s;
+  }
+  return y;
+}
+// Recursive radix-2 FFT in long double (n a power of two).
+void fft2_ld(std::vector<cld>& a, int sign) {
+  const std::size_t n = a.size();
+  if (n == 1) return;
+  std::vector<cld> e(n / 2), o(n / 2);
+  for (std::size_t i = 0; i < n / 2; ++i) {
+    e[i] = a[2 * i];
+    o[i] = a[2 * i + 1];
+  }
+  fft2_ld(e, sign);
+  fft2_ld(o, sign);
+  for (std::size_t k = 0; k < n / 2; ++k) {
+    const cld t = std::polar(ld(1), sign * 2 * pi_l * ld(k) / ld(n)) * o[k];
+    a[k] = e[k] + t;
+    a[k + n / 2] = e[k] - t;
+  }
+}
+std::vector<cld> reference(const std::vector<cld>& x, int sign) {
+  const std::size_t n = x.size();
+  if (n > 4096 && (n & (n - 1)) == 0) {
+    std::vector<cld> a = x;
+    fft2_ld(a, sign);
+    return a;
+  }
+  return naive_dft(x, sign);
+}
+
+struct lcg {
+  std::uint64_t s;
+  double next() {  // uniform in [-1, 1)
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(s >> 11) / 4503599627370496.0 - 1.0;
+  }
+};
+
+std::vector<index_t> lengths() {
+  std::vector<index_t> v;
+  for (index_t n = 1; n <= 64; ++n) v.push_back(n);
+  for (index_t n : {97, 100, 121, 128, 169, 243, 289, 343, 1000, 1024, 1031, 2048, 4096, 4099, 3 * 5 * 7 * 64})
+    v.push_back(n);
+  for (index_t n = 8192; n <= 65536; n *= 2) v.push_back(n);
+  return v;
+}
+
+template <class T>
+double rel_rms(const tl::tensor<tl::complex<T>, 1>& got, const std::vector<cld>& ref, index_t count) {
+  ld num = 0, den = 0;
+  for (index_t k = 0; k < count; ++k) {
+    const cld g(got.data()[k].re, got.data()[k].im);
+    num += std::norm(g - ref[k]);
+    den += std::norm(ref[k]);
+  }
+  return den == 0 ? 0.0 : static_cast<double>(std::sqrt(num / den));
+}
+}  // namespace
+
+TEST_CASE_TEMPLATE("fft: relative RMS error within 10 eps log2(n) for every length, 2 eps log2(n) on average", T,
+                   float, double) {
+  const double eps = std::numeric_limits<T>::epsilon();
+  double sum_fwd = 0, sum_inv = 0, sum_real = 0, worst = 0;
+  int count = 0;
+  for (const index_t n : lengths()) {
+    CAPTURE(n);
+    lcg g{static_cast<std::uint64_t>(n) * 7919u + 1};
+    tl::tensor<tl::complex<T>, 1> x(tl::shape_t<1>{n});
+    tl::tensor<T, 1> xr(tl::shape_t<1>{n});
+    std::vector<cld> xl(n), xrl(n);
+    for (index_t i = 0; i < n; ++i) {
+      x.data()[i] = tl::complex<T>(static_cast<T>(g.next()), static_cast<T>(g.next()));
+      xl[i] = cld(x.data()[i].re, x.data()[i].im);
+      xr.data()[i] = static_cast<T>(g.next());
+      xrl[i] = cld(xr.data()[i], 0);
+    }
+    const double bound = eps * std::max(1.0, std::log2(static_cast<double>(n)));
+    const double e_fwd = rel_rms<T>(tl::fft::fft(x), reference(xl, -1), n) / bound;
+    const double e_inv = rel_rms<T>(tl::fft::ifft(x, {}, -1, "forward"), reference(xl, +1), n) / bound;
+    const double e_real = rel_rms<T>(tl::fft::rfft(xr), reference(xrl, -1), n / 2 + 1) / bound;
+    CHECK(e_fwd <= 10.0);
+    CHECK(e_inv <= 10.0);
+    CHECK(e_real <= 10.0);
+    sum_fwd += e_fwd;
+    sum_inv += e_inv;
+    sum_real += e_real;
+    worst = std::max({worst, e_fwd, e_inv, e_real});
+    ++count;
+  }
+  MESSAGE("mean error / (eps log2 n): forward " << sum_fwd / count << ", inverse " << sum_inv / count << ", real "
+                                                << sum_real / count << "; worst " << worst);
+  CHECK(sum_fwd / count <= 2.0);
+  CHECK(sum_inv / count <= 2.0);
+  CHECK(sum_real / count <= 2.0);
+}
+
+TEST_CASE_TEMPLATE("fft: irfft and hfft accuracy against the long-double reference", T, float, double) {
+  const double eps = std::numeric_limits<T>::epsilon();
+  for (const index_t n : {1, 2, 3, 5, 8, 9, 16, 31, 64, 97, 100, 1024, 1031, 4096}) {
+    CAPTURE(n);
+    // A Hermitian spectrum: the transform of a real signal.
+    lcg g{static_cast<std::uint64_t>(n) + 11};
+    std::vector<cld> sig(n);
+    for (auto& v : sig) v = cld(g.next(), 0);
+    const std::vector<cld> spec = reference(sig, -1);
+    const index_t m = n / 2 + 1;
+    tl::tensor<tl::complex<T>, 1> X(tl::shape_t<1>{m});
+    for (index_t k = 0; k < m; ++k)
+      X.data()[k] = tl::complex<T>(static_cast<T>(spec[k].real()), static_cast<T>(spec[k].imag()));
+    const auto y = tl::fft::irfft(X, n);
+    const auto h = tl::fft::hfft(X, n, -1, "forward");  // hfft(X) / n = irfft(conj X)
+    ld num = 0, numh = 0, den = 0;
+    for (index_t i = 0; i < n; ++i) {
+      // The rounded spectrum is the input: compare with its exact inverse.
+      num += (ld(y.data()[i]) - sig[i].real()) * (ld(y.data()[i]) - sig[i].real());
+      numh += (ld(h.data()[i]) - sig[(n - i) % n].real()) * (ld(h.data()[i]) - sig[(n - i) % n].real());
+      den += sig[i].real() * sig[i].real();
+    }
+    const double bound = eps * std::max(1.0, std::log2(static_cast<double>(n)));
+    CHECK(static_cast<double>(std::sqrt(num / den)) <= 10 * bound + eps);
+    CHECK(static_cast<double>(std::sqrt(numh / den)) <= 10 * bound + eps);
+  }
+}
