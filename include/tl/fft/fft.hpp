@@ -179,7 +179,7 @@ auto shift_nd(const char* op, E&& x, const std::vector<index_t>& dim, bool inver
   using D = std::remove_cvref_t<E>;
   using V = typename D::value_type;
   constexpr std::size_t R = D::rank;
-  tl::detail::require_host(cat_str("fft::", op).c_str(), x);
+  check_host(op, x);
   const tensor<V, R> src = tl::detail::contiguous_as<V>(std::forward<E>(x));
   tensor<V, R> out(src.shape());
   if constexpr (R == 0) {
@@ -193,7 +193,7 @@ auto shift_nd(const char* op, E&& x, const std::vector<index_t>& dim, bool inver
     if (d.empty())
       for (std::size_t i = 0; i < R; ++i) d.push_back(static_cast<index_t>(i));
     for (index_t di : d) {
-      const std::size_t w = tl::detail::wrap_dim(cat_str("fft::", op).c_str(), di, R);
+      const std::size_t w = wrap(op, di, R);
       if (seen[w]) throw value_error(cat_str("tl::fft::", op, ": dim ", di, " is repeated"));
       seen[w] = true;
       shift[w] = inverse ? sh[w] - sh[w] / 2 : sh[w] / 2;  // ifftshift rolls by -(n / 2) == n - n / 2

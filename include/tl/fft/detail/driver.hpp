@@ -50,6 +50,19 @@ T pass_scale(norm_mode m, index_t n, bool inverse) {
 template <class V>
 using fft_real_t = real_t<to_floating_t<V>>;
 
+/// A dim normalized into [0, rank); out of range throws tl::index_error naming "tl::fft::<op>"
+/// (the message is only built on that path).
+inline std::size_t wrap(const char* op, index_t d, std::size_t rank) {
+  const index_t r = static_cast<index_t>(rank);
+  if (d >= -r && d < r) return static_cast<std::size_t>(d < 0 ? d + r : d);
+  return tl::detail::wrap_dim(cat_str("fft::", op).c_str(), d, rank);
+}
+/// Throws tl::device_error naming "tl::fft::<op>" for operands on a CUDA device.
+template <class E>
+void check_host(const char* op, const E& x) {
+  if (tl::detail::expression_device(x).is_cuda()) tl::detail::require_host(cat_str("fft::", op).c_str(), x);
+}
+
 /// Which dims a transform uses when `dim` is not given: all of them, or the last k.
 struct default_dims {
   std::size_t last;  // 0: all dims (fftn); k: the last k dims (fft: 1, fft2: 2)
@@ -76,7 +89,7 @@ axes_spec resolve_axes(const char* op, const shape_t<R>&, const std::vector<inde
   if (!s.empty() && s.size() != d.size())
     throw value_error(cat_str("tl::fft::", op, ": s has ", s.size(), " entries but dim has ", d.size()));
   for (std::size_t i = 0; i < d.size(); ++i) {
-    const std::size_t w = tl::detail::wrap_dim(cat_str("fft::", op).c_str(), d[i], R);
+    const std::size_t w = wrap(op, d[i], R);
     for (std::size_t j = 0; j < a.dims.size(); ++j)
       if (a.dims[j] == w)
         throw value_error(cat_str("tl::fft::", op, ": dim ", d[i], " is repeated (dim ", tl::detail::shape_str(d.data(), d.size()),
@@ -132,7 +145,7 @@ template <class E>
 axes_spec prepare(const char* op, const E& x, const std::vector<index_t>& s, const std::vector<index_t>& dim,
                   default_dims def, bool all_defaults) {
   static_assert(E::rank >= 1, "tl::fft: the input must have at least one dimension (torch raises the same)");
-  tl::detail::require_host(cat_str("fft::", op).c_str(), x);
+  check_host(op, x);
   axes_spec a = resolve_axes(op, x.shape(), s, dim, def);
   default_sizes(op, x.shape(), a, all_defaults ? a.dims.size() : a.dims.size() - 1);
   return a;

@@ -40,6 +40,63 @@ struct scratch {
   }
 };
 
+/// Splits count interleaved complex values into re[] and im[].
+template <class T>
+void deinterleave(const complex<T>* src, index_t count, T* re, T* im) {
+  index_t k = 0;
+  const T* s = reinterpret_cast<const T*>(src);
+#if defined(__AVX__)
+  if constexpr (std::is_same_v<T, float>) {
+    for (; k + 8 <= count; k += 8) {
+      const __m256 a = _mm256_loadu_ps(s + 2 * k), b = _mm256_loadu_ps(s + 2 * k + 8);
+      const __m256 lo = _mm256_permute2f128_ps(a, b, 0x20), hi = _mm256_permute2f128_ps(a, b, 0x31);
+      _mm256_storeu_ps(re + k, _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)));
+      _mm256_storeu_ps(im + k, _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1)));
+    }
+  } else {
+    for (; k + 4 <= count; k += 4) {
+      const __m256d a = _mm256_loadu_pd(s + 2 * k), b = _mm256_loadu_pd(s + 2 * k + 4);
+      const __m256d lo = _mm256_permute2f128_pd(a, b, 0x20), hi = _mm256_permute2f128_pd(a, b, 0x31);
+      _mm256_storeu_pd(re + k, _mm256_unpacklo_pd(lo, hi));
+      _mm256_storeu_pd(im + k, _mm256_unpackhi_pd(lo, hi));
+    }
+  }
+#endif
+  for (; k < count; ++k) {
+    re[k] = s[2 * k];
+    im[k] = s[2 * k + 1];
+  }
+}
+/// dst[k] = scale * (re[k] + i im[k]) for k < count.
+template <class T>
+void interleave(const T* re, const T* im, index_t count, T scale, complex<T>* dst) {
+  index_t k = 0;
+  T* d = reinterpret_cast<T*>(dst);
+#if defined(__AVX__)
+  if constexpr (std::is_same_v<T, float>) {
+    const __m256 sc = _mm256_set1_ps(scale);
+    for (; k + 8 <= count; k += 8) {
+      const __m256 r = _mm256_mul_ps(_mm256_loadu_ps(re + k), sc), i = _mm256_mul_ps(_mm256_loadu_ps(im + k), sc);
+      const __m256 lo = _mm256_unpacklo_ps(r, i), hi = _mm256_unpackhi_ps(r, i);
+      _mm256_storeu_ps(d + 2 * k, _mm256_permute2f128_ps(lo, hi, 0x20));
+      _mm256_storeu_ps(d + 2 * k + 8, _mm256_permute2f128_ps(lo, hi, 0x31));
+    }
+  } else {
+    const __m256d sc = _mm256_set1_pd(scale);
+    for (; k + 4 <= count; k += 4) {
+      const __m256d r = _mm256_mul_pd(_mm256_loadu_pd(re + k), sc), i = _mm256_mul_pd(_mm256_loadu_pd(im + k), sc);
+      const __m256d lo = _mm256_unpacklo_pd(r, i), hi = _mm256_unpackhi_pd(r, i);
+      _mm256_storeu_pd(d + 2 * k, _mm256_permute2f128_pd(lo, hi, 0x20));
+      _mm256_storeu_pd(d + 2 * k + 4, _mm256_permute2f128_pd(lo, hi, 0x31));
+    }
+  }
+#endif
+  for (; k < count; ++k) {
+    d[2 * k] = re[k] * scale;
+    d[2 * k + 1] = im[k] * scale;
+  }
+}
+
 /// Lines per task so that one task does at least ~32k element visits.
 inline index_t grain_for(index_t len) { return std::max<index_t>(1, (index_t{1} << 15) / std::max<index_t>(1, len)); }
 
@@ -65,7 +122,8 @@ void c2c_pass(const complex<T>* src, complex<T>* dst, index_t outer, index_t nin
       const index_t o = t / nblk, i0 = (t % nblk) * L, lanes = std::min(L, inner - i0);
       const complex<T>* s0 = src + (o * nin) * inner + i0;
       complex<T>* d0 = dst + (o * n) * inner + i0;
-      for (index_t k = 0; k < ncopy; ++k) {
+      if (inner == 1) deinterleave(s0, ncopy, pr, pi);
+      else for (index_t k = 0; k < ncopy; ++k) {
         const complex<T>* sk = s0 + k * inner;
         for (index_t l = 0; l < lanes; ++l) {
           pr[k * L + l] = sk[l].re;
@@ -78,7 +136,8 @@ void c2c_pass(const complex<T>* src, complex<T>* dst, index_t outer, index_t nin
       const auto [rr, ri] = plan->run(sc.re.data(), sc.im.data(), sc.wre.data(), sc.wim.data(), L);
       const T* outr = inverse ? ri : rr;
       const T* outi = inverse ? rr : ri;
-      for (index_t k = 0; k < n; ++k) {
+      if (inner == 1) interleave(outr, outi, n, scale, d0);
+      else for (index_t k = 0; k < n; ++k) {
         complex<T>* dk = d0 + k * inner;
         for (index_t l = 0; l < lanes; ++l) dk[l] = complex<T>(outr[k * L + l] * scale, outi[k * L + l] * scale);
       }

@@ -75,15 +75,20 @@ inline index_t next_smooth235(index_t n) {
 template <class T>
 class c2c_plan {
  public:
-  explicit c2c_plan(index_t n) : m_n(n) {
+  /// Plans a length-n transform; `split` allows the four-step decomposition for single lines.
+  explicit c2c_plan(index_t n, bool split = true) : m_n(n) {
     if (n <= 0) throw value_error(tl::detail::cat_str("tl::fft: invalid transform length ", n));
-    if (is_smooth13(n)) build_stockham();
-    else build_bluestein();
+    if (!is_smooth13(n)) build_bluestein();
+    else if (!(split && build_four_step())) build_stockham();
   }
   index_t size() const { return m_n; }
   bool is_bluestein() const { return m_blue_n > 0; }
   /// Scratch each of the real and imaginary work arrays needs, in elements per lane.
-  index_t scratch_size() const { return m_blue_n > 0 ? m_blue_n + m_sub->scratch_size() : m_n; }
+  index_t scratch_size() const {
+    if (m_blue_n > 0) return m_blue_n + m_sub->scratch_size();
+    if (m_n1 > 0) return m_four_scratch;
+    return m_n;
+  }
 
   /// Forward DFT of L-lane split data (re, im): returns where the result is (re/im or the work
   /// arrays wre/wim, each holding scratch_size() * L elements).
@@ -91,6 +96,13 @@ class c2c_plan {
     if (m_blue_n > 0) {
       run_bluestein(re, im, wre, wim, L);
       return {re, im};
+    }
+    if (m_n1 > 0) {
+      if (L == 1) {
+        run_four_step(re, im, wre, wim);
+        return {re, im};
+      }
+      return m_stockham->run(re, im, wre, wim, L);
     }
     T *xr = re, *xi = im, *yr = wre, *yi = wim;
     index_t s = 1, left = m_n;
@@ -194,6 +206,116 @@ class c2c_plan {
     }
   }
 
+  static constexpr index_t lanes_w = static_cast<index_t>(packet<T>::size);
+  /// Lengths from which a single line is transformed by the four-step decomposition.
+  static constexpr index_t four_step_min = 1024;
+
+  /// n = n1 * n2 with n1 the divisor closest to sqrt(n) and both at least four packets: the line
+  /// becomes n2 column transforms of length n1 and n1 row transforms of length n2, each done
+  /// a packet of lines at a time (every butterfly is a full SIMD operation and each batch fits in
+  /// cache), with a twiddle multiply in between.
+  bool build_four_step() {
+    const index_t n = m_n, W = lanes_w;
+    if (n < four_step_min) return false;
+    index_t best = 0;
+    for (index_t d = 1; d * d <= n; ++d)
+      if (n % d == 0 && d >= 4 * W) best = d;
+    if (best == 0 || n / best < 4 * W) return false;
+    m_n1 = n / best;  // the larger factor runs first, over the columns
+    m_n2 = best;
+    m_sub1 = std::make_shared<const c2c_plan<T>>(m_n1, false);
+    m_sub2 = std::make_shared<const c2c_plan<T>>(m_n2, false);
+    m_stockham = std::make_shared<const c2c_plan<T>>(n, false);
+    const index_t nmax = std::max(m_n1, m_n2);
+    m_four_scratch = n + W * nmax + W * std::max(m_sub1->scratch_size(), m_sub2->scratch_size());
+    // Twiddles w^(k1 j2) laid out per block of W columns: [block][k1][lane].
+    const index_t nblk = (m_n2 + W - 1) / W;
+    m_ftw_re.assign(static_cast<std::size_t>(nblk * m_n1 * W), T(0));
+    m_ftw_im.assign(m_ftw_re.size(), T(0));
+    for (index_t b = 0; b < nblk; ++b)
+      for (index_t k1 = 0; k1 < m_n1; ++k1)
+        for (index_t l = 0; l < W && b * W + l < m_n2; ++l) {
+          const auto [c, sn] = twiddle<T>(k1 * (b * W + l), n);
+          m_ftw_re[(b * m_n1 + k1) * W + l] = c;
+          m_ftw_im[(b * m_n1 + k1) * W + l] = sn;
+        }
+    return true;
+  }
+
+  void run_four_step(T* re, T* im, T* wre, T* wim) const {
+    using P = packet<T>;
+    const index_t n1 = m_n1, n2 = m_n2, W = lanes_w, nmax = std::max(n1, n2);
+    T* yr = wre;
+    T* yi = wim;
+    T* br = wre + m_n;
+    T* bi = wim + m_n;
+    T* sr = br + W * nmax;
+    T* si = bi + W * nmax;
+    // Columns: x[j1 n2 + j2] -> y[k1 n2 + j2] = w^(k1 j2) DFT_n1(x[. n2 + j2])[k1]
+    for (index_t b = 0; b * W < n2; ++b) {
+      const index_t j0 = b * W, lanes = std::min(W, n2 - j0);
+      for (index_t k = 0; k < n1; ++k) {
+        if (lanes == W) {
+          P::load_unaligned(re + k * n2 + j0).store_unaligned(br + k * W);
+          P::load_unaligned(im + k * n2 + j0).store_unaligned(bi + k * W);
+        } else {
+          for (index_t l = 0; l < W; ++l) {
+            br[k * W + l] = l < lanes ? re[k * n2 + j0 + l] : T(0);
+            bi[k * W + l] = l < lanes ? im[k * n2 + j0 + l] : T(0);
+          }
+        }
+      }
+      const auto [rr, ri] = m_sub1->run(br, bi, sr, si, W);
+      const T* twr = m_ftw_re.data() + b * n1 * W;
+      const T* twi = m_ftw_im.data() + b * n1 * W;
+      for (index_t k = 0; k < n1; ++k) {
+        if (lanes == W) {
+          const P a = P::load_unaligned(rr + k * W), c = P::load_unaligned(ri + k * W);
+          const P wr = P::load_unaligned(twr + k * W), wi = P::load_unaligned(twi + k * W);
+          fmsub(a, wr, c * wi).store_unaligned(yr + k * n2 + j0);
+          fmadd(a, wi, c * wr).store_unaligned(yi + k * n2 + j0);
+        } else {
+          for (index_t l = 0; l < lanes; ++l) {
+            const T a = rr[k * W + l], c = ri[k * W + l], wr = twr[k * W + l], wi = twi[k * W + l];
+            yr[k * n2 + j0 + l] = a * wr - c * wi;
+            yi[k * n2 + j0 + l] = a * wi + c * wr;
+          }
+        }
+      }
+    }
+    // Rows: X[k1 + n1 k2] = DFT_n2(y[k1 n2 + .])[k2]
+    for (index_t b = 0; b * W < n1; ++b) {
+      const index_t k0 = b * W, lanes = std::min(W, n1 - k0);
+      if (lanes == W && n2 % W == 0) {
+        for (index_t j = 0; j < n2; j += W) {
+          transpose_tile(yr + k0 * n2 + j, n2, br + j * W, W);
+          transpose_tile(yi + k0 * n2 + j, n2, bi + j * W, W);
+        }
+      } else {
+        for (index_t l = 0; l < W; ++l) {
+          const T* rowr = yr + (k0 + l) * n2;
+          const T* rowi = yi + (k0 + l) * n2;
+          for (index_t j = 0; j < n2; ++j) {
+            br[j * W + l] = l < lanes ? rowr[j] : T(0);
+            bi[j * W + l] = l < lanes ? rowi[j] : T(0);
+          }
+        }
+      }
+      const auto [rr, ri] = m_sub2->run(br, bi, sr, si, W);
+      for (index_t k = 0; k < n2; ++k) {
+        if (lanes == W) {
+          P::load_unaligned(rr + k * W).store_unaligned(re + k0 + n1 * k);
+          P::load_unaligned(ri + k * W).store_unaligned(im + k0 + n1 * k);
+        } else {
+          for (index_t l = 0; l < lanes; ++l) {
+            re[k0 + l + n1 * k] = rr[k * W + l];
+            im[k0 + l + n1 * k] = ri[k * W + l];
+          }
+        }
+      }
+    }
+  }
+
   /// y[k, lane] = x[k, lane] * t[k] for k < count (complex products on split arrays; y may be x).
   static void mul_by(const T* xr, const T* xi, T* yr, T* yi, const T* tr, const T* ti, index_t count, index_t L) {
     for (index_t k = 0; k < count; ++k) {
@@ -230,6 +352,9 @@ class c2c_plan {
   std::vector<std::vector<T>> m_tw_re, m_tw_im;
   index_t m_blue_n = 0;
   std::shared_ptr<const c2c_plan<T>> m_sub;
+  index_t m_n1 = 0, m_n2 = 0, m_four_scratch = 0;
+  std::shared_ptr<const c2c_plan<T>> m_sub1, m_sub2, m_stockham;
+  std::vector<T> m_ftw_re, m_ftw_im;
   std::vector<T> m_chirp_re, m_chirp_im, m_bk_re, m_bk_im;
 };
 
