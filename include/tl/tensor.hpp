@@ -8,3 +8,4 @@
 #include "tl/ops/ops.hpp"
 #include "tl/autograd/autograd.hpp"
 #include "tl/fft/fft.hpp"
+#include "tl/special/special.hpp"

@@ -1,0 +1,137 @@
+#pragma once
+/// @file kernel.hpp
+/// @brief Internal: the building blocks of tl::special's kernels, written once for a scalar and
+/// for an xsimd batch (detail header).
+///
+/// A kernel is a function template over V, either a floating scalar (the device-callable scalar
+/// path: only <cmath> functions CUDA also provides) or an xsimd batch (the packet path). Regions
+/// are blended branch-free with `sel`, so one source gives both forms and they agree.
+#include <cmath>
+#include <type_traits>
+
+#include <xsimd/xsimd.hpp>
+
+#include "tl/core/config.hpp"
+#include "tl/expr/functors.hpp"
+
+namespace tl::special::detail {
+
+template <class V>
+inline constexpr bool is_scalar_v = std::is_floating_point_v<V>;
+
+/// a where m, else b (m: bool for scalars, a batch_bool for batches).
+template <class M, class V>
+TL_HDI V sel(const M& m, const V& a, const V& b) {
+  if constexpr (std::is_same_v<M, bool>) return m ? a : b;
+  else return xsimd::select(m, a, b);
+}
+
+#define TL_SPECIAL_VMATH1(NAME)                      \
+  template <class V>                                 \
+  TL_HDI V v##NAME(const V& x) {                     \
+    if constexpr (is_scalar_v<V>) return std::NAME(x); \
+    else return xsimd::NAME(x);                      \
+  }
+TL_SPECIAL_VMATH1(exp)
+TL_SPECIAL_VMATH1(log)
+TL_SPECIAL_VMATH1(log1p)
+TL_SPECIAL_VMATH1(sqrt)
+TL_SPECIAL_VMATH1(sin)
+TL_SPECIAL_VMATH1(cos)
+TL_SPECIAL_VMATH1(nearbyint)
+#undef TL_SPECIAL_VMATH1
+
+template <class V>
+TL_HDI V vabs(const V& x) {
+  if constexpr (is_scalar_v<V>) return std::fabs(x);
+  else return xsimd::abs(x);
+}
+template <class V>
+TL_HDI V vmax(const V& a, const V& b) {
+  if constexpr (is_scalar_v<V>) return std::fmax(a, b);
+  else return xsimd::max(a, b);
+}
+template <class V>
+TL_HDI V vcopysign(const V& mag, const V& sgn) {
+  if constexpr (is_scalar_v<V>) return std::copysign(mag, sgn);
+  else return xsimd::copysign(mag, sgn);
+}
+template <class V>
+TL_HDI V vfma(const V& a, const V& b, const V& c) {
+  if constexpr (is_scalar_v<V>) return std::fma(a, b, c);
+  else return xsimd::fma(a, b, c);
+}
+template <class V>
+TL_HDI auto visnan(const V& x) {
+  if constexpr (is_scalar_v<V>) return std::isnan(x);
+  else return xsimd::isnan(x);
+}
+
+/// C0 + C1 u + C2 u^2 + ... (Horner; the coefficients are template arguments so that device code
+/// needs no coefficient table in memory).
+template <double C0, double... Cs, class V>
+TL_HDI V horner(const V& u) {
+  if constexpr (sizeof...(Cs) == 0) return V(C0);
+  else return vfma(horner<Cs...>(u), u, V(C0));
+}
+
+/// x*x as an unevaluated sum hi + lo (exact where fma is fused).
+template <class V>
+struct square2 {
+  V hi, lo;
+};
+template <class V>
+TL_HDI square2<V> exact_square(const V& x) {
+  const V hi = x * x;
+  return {hi, sel(hi < V(1e300), vfma(x, x, -hi), V(0))};  // no inf - inf at the top of the range
+}
+/// m exp(-s (hi + lo)) for s > 0, keeping the low part of the square, with a subnormal result
+/// rounded once: below exp(-700) the exponential is taken of y + 64 ln2 (exact with ln2's
+/// Cody-Waite high part) and the product scaled by 2^-64 at the end (xsimd's exp flushes to 0).
+template <class V>
+TL_HDI V times_exp_neg(const V& m, const square2<V>& q, double s) {
+  constexpr double ln2_hi = 0.693147180369123816490, ln2_lo = 1.90821492927058770002e-10;
+  const V y = -V(s) * q.hi;
+  const auto tiny = y < V(-700);
+  const V d = sel(tiny, V(64 * ln2_lo), V(0)) - V(s) * q.lo;
+  const V em = vexp(sel(tiny, y + V(64 * ln2_hi), y)) * m;
+  const V r = vfma(vfma(d, V(0.5), V(1)) * d, em, em);  // exp(d) ~ 1 + d + d^2 / 2
+  return sel(tiny, r * V(0x1p-64), r);
+}
+/// log(x) for x >= 0 including subnormal x (xsimd's log does not take subnormals).
+template <class V>
+TL_HDI V log_sub(const V& x) {
+  const auto sub = x < V(0x1p-1000);
+  return vlog(sel(sub, x * V(0x1p100), x)) - sel(sub, V(100 * 0.693147180559945309417), V(0));
+}
+/// exp(+(hi + lo)) = exp(hi) (1 + lo).
+template <class V>
+TL_HDI V exp_pos(const square2<V>& q) {
+  const V e = vexp(q.hi);
+  return sel(q.hi < V(709), vfma(q.lo, e, e), e);
+}
+
+/// Kernels compute in double; float operands go through double (scalar) or through double
+/// packets (tl::detail::float_via_double), which rounds the double result once.
+template <class Derived>
+struct via_double_unary : tl::detail::floating_unary {
+  template <class T>
+  TL_HDI T operator()(T x) const {
+    static_assert(std::is_floating_point_v<T>, "tl::special: this function needs a real operand");
+    const double d = static_cast<double>(x);
+    return static_cast<T>(std::isnan(d) ? d : Derived::kernel(d));
+  }
+  template <class B>
+  TL_INLINE B packet(const B& x) const {
+    if constexpr (std::is_same_v<typename B::value_type, float>)
+      return tl::detail::float_via_double(x, [](const auto& d) { return kernel_nan(d); });
+    else return kernel_nan(x);
+  }
+  /// NaN in, NaN out, whatever the blended regions did with it.
+  template <class B>
+  static TL_INLINE B kernel_nan(const B& x) {
+    return xsimd::select(xsimd::isnan(x), x, Derived::kernel(x));
+  }
+};
+
+}  // namespace tl::special::detail

@@ -1,0 +1,4 @@
+#pragma once
+/// @file special.hpp
+/// @brief tl::special, mirroring torch.special: lazy elementwise special functions (see docs/special.md).
+#include "tl/special/erf.hpp"

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Derives the polynomial coefficients used by include/tl/special/detail/erf_kernel.hpp.
+
+Each approximation is a Chebyshev interpolant computed at 60 significant digits with mpmath and
+converted to monomial form in the interpolation variable u in [-1, 1] (the conversion is well
+conditioned for these smooth functions: all coefficients stay below 1 in magnitude). The script
+prints the coefficient lists (lowest order first) and the maximum relative error of a
+double-precision Horner evaluation over a dense grid.
+
+  erf(x) / x         = P(u),  u = 2 x^2 / 0.5625 - 1,               0 <= x <= 0.75
+  x exp(x^2) erfc(x) = H(u),  u = affine map of t = 1 - 2K / (x + K),  0.5 <= x <= inf, K = 3
+
+Run: python3 fit_special_coefficients.py
+"""
+import mpmath as mp
+
+mp.mp.dps = 60
+K = mp.mpf(3)
+XA = mp.mpf("0.5")
+TA = 1 - 2 * K / (XA + K)
+TB = mp.mpf(1)
+
+
+def cheb_coeffs(f, n):
+    th = [mp.pi * (j + mp.mpf("0.5")) / n for j in range(n)]
+    fv = [f(mp.cos(t)) for t in th]
+    return [2 * mp.fsum(fv[j] * mp.cos(k * th[j]) for j in range(n)) / n for k in range(n)]
+
+
+def to_monomial(c):
+    n = len(c)
+    T = [[mp.mpf(1)], [mp.mpf(0), mp.mpf(1)]]
+    for k in range(2, n):
+        a = [mp.mpf(0)] + [2 * v for v in T[k - 1]]
+        b = T[k - 2] + [mp.mpf(0)] * (len(a) - len(T[k - 2]))
+        T.append([a[i] - b[i] for i in range(len(a))])
+    m = [mp.mpf(0)] * n
+    for k in range(n):
+        for i, v in enumerate(T[k]):
+            m[i] += (c[k] / 2 if k == 0 else c[k]) * v
+    return m
+
+
+def horner(m, u):
+    p = 0.0
+    for v in reversed(m):
+        p = p * u + v
+    return p
+
+
+def erf_over_x(u):
+    s = (u + 1) * mp.mpf("0.5625") / 2
+    x = mp.sqrt(s)
+    return 2 / mp.sqrt(mp.pi) if x == 0 else mp.erf(x) / x
+
+
+def h_of_u(u):
+    t = (u * (TB - TA) + (TB + TA)) / 2
+    if t >= 1:
+        return 1 / mp.sqrt(mp.pi)
+    x = K * (1 + t) / (1 - t)
+    return x * mp.erfc(x) * mp.exp(x * x)
+
+
+def report(name, m, f, us):
+    m = [float(v) for v in m]
+    err = max(abs((horner(m, float(u)) - f(mp.mpf(u))) / f(mp.mpf(u))) for u in us)
+    print(f"// {name}: {len(m)} terms, max relative error of the double Horner form {float(err):.3g}")
+    print(",\n".join(repr(v) for v in m))
+
+
+if __name__ == "__main__":
+    grid = [mp.mpf(-1) + 2 * mp.mpf(i) / 4000 for i in range(4001)]
+    report("erf(x)/x", to_monomial(cheb_coeffs(erf_over_x, 14)), erf_over_x, grid)
+    report("x erfcx(x)", to_monomial(cheb_coeffs(h_of_u, 26)), h_of_u, grid)

@@ -1,0 +1,118 @@
+// tl::special error-function family against mpmath references (tests/data/special), edge values,
+// fusion and integer promotion.
+#include "special_test_util.hpp"
+
+#include <tl/special/special.hpp>
+
+using namespace special_test;
+namespace ts = tl::special;
+
+TEST_CASE_TEMPLATE("erf family: ULP error against the mpmath reference", T, float, double) {
+  const double bound = std::is_same_v<T, float> ? 2.0 : 4.0;
+#define TL_CHECK_ULP(NAME)                                                                                  \
+  do {                                                                                                      \
+    const double e = max_ulp_unary<T>(#NAME, ts::detail::NAME##_fn{}, [](const auto& x) { return ts::NAME(x); }); \
+    INFO(#NAME << " max ULP " << e);                                                                        \
+    CHECK(e <= (std::string(#NAME) == "log_ndtr" && !std::is_same_v<T, float> ? 5.0 : bound));               \
+  } while (0)
+  TL_CHECK_ULP(erf);
+  TL_CHECK_ULP(erfc);
+  TL_CHECK_ULP(erfcx);
+  TL_CHECK_ULP(ndtr);
+  TL_CHECK_ULP(log_ndtr);
+  TL_CHECK_ULP(erfinv);
+  TL_CHECK_ULP(ndtri);
+#undef TL_CHECK_ULP
+}
+
+TEST_CASE_TEMPLATE("erf family: NaN, infinities, signed zeros, domain ends, subnormals", T, float, double) {
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const double sub = static_cast<double>(std::numeric_limits<T>::denorm_min()) * 3;
+  // 19 values: a full packet and a scalar tail for every SIMD width.
+  tl::tensor<T, 1> x(tl::shape_t<1>{19});
+  const double xs[19] = {nan, inf, -inf, 0.0, -0.0, 1.0, -1.0, sub, -sub, 2.0, -2.0, 0.5, 1e30, -1e30, 40.0, -40.0, 0.25, 0.75, nan};
+  for (int i = 0; i < 19; ++i) x(i) = static_cast<T>(xs[i]);
+  tl::tensor<T, 1> ef = ts::erf(x), ec = ts::erfc(x), ex = ts::erfcx(x), nd = ts::ndtr(x), ln = ts::log_ndtr(x),
+                   ei = ts::erfinv(x), ni = ts::ndtri(x);
+  auto at = [](const tl::tensor<T, 1>& t, int i) { return t(i); };
+  // NaN in, NaN out.
+  for (const auto* t : {&ef, &ec, &ex, &nd, &ln, &ei, &ni}) {
+    CHECK(std::isnan(at(*t, 0)));
+    CHECK(std::isnan(at(*t, 18)));
+  }
+  // Limits at +-inf.
+  CHECK(same(ef(1), 1.0));
+  CHECK(same(ef(2), -1.0));
+  CHECK(same(ec(1), 0.0));
+  CHECK(same(ec(2), 2.0));
+  CHECK(same(ex(1), 0.0));
+  CHECK(same(ex(2), inf));
+  CHECK(same(nd(1), 1.0));
+  CHECK(same(nd(2), 0.0));
+  CHECK(same(ln(1), 0.0));
+  CHECK(same(ln(2), -inf));
+  if constexpr (std::is_same_v<T, float>) CHECK(same(ln(13), -inf));  // -x^2/2 overflows float
+  else CHECK(ln(13) == doctest::Approx(-5e59).epsilon(1e-15));
+  CHECK(ex(13) == inf);       // 2 exp(x^2) overflows
+  CHECK(ex(12) == doctest::Approx(0.5641895835477563e-30).epsilon(1e-6));
+  // Signed zeros and subnormals: erf and erfinv are odd, erf(x) ~ 2x / sqrt(pi).
+  CHECK(same(ef(3), 0.0));
+  CHECK(same(ef(4), -0.0));
+  CHECK(same(ei(3), 0.0));
+  CHECK(same(ei(4), -0.0));
+  CHECK(ef(7) > T(0));
+  CHECK(ef(8) < T(0));
+  CHECK(ef(7) == static_cast<T>(sub * 1.1283791670955126));
+  CHECK(same(ec(3), 1.0));
+  CHECK(same(ex(4), 1.0));
+  CHECK(same(nd(3), 0.5));
+  CHECK(same(ni(11), 0.0));  // ndtri(0.5) = +0
+  // erfinv: +-1 -> +-inf, outside [-1, 1] -> NaN; ndtri: 0 -> -inf, 1 -> inf, outside -> NaN.
+  CHECK(same(ei(5), inf));
+  CHECK(same(ei(6), -inf));
+  CHECK(std::isnan(ei(9)));
+  CHECK(std::isnan(ei(10)));
+  CHECK(same(ni(3), -inf));
+  CHECK(same(ni(4), -inf));
+  CHECK(same(ni(5), inf));
+  CHECK(std::isnan(ni(9)));
+  CHECK(std::isnan(ni(6)));
+  CHECK(std::isnan(ni(1)));
+  // Large-argument tails keep relative accuracy (the references are mpmath values).
+  CHECK(ec(14) == T(0));  // erfc(40) = 1.4e-697 underflows
+  if constexpr (std::is_same_v<T, double>) {
+    CHECK(nd(15) == 0.0);  // ndtr(-40) = 3.7e-350 underflows
+    CHECK(ln(15) == doctest::Approx(-804.6084420137538).epsilon(1e-15));
+    CHECK(ec(9) == doctest::Approx(0.004677734981047266).epsilon(1e-15));
+  } else {
+    CHECK(ln(15) == doctest::Approx(-804.6084420137538).epsilon(1e-7));
+  }
+}
+
+TEST_CASE("erf family: lazy, fuses with other ops, integer operands compute in float") {
+  tl::tensor<double, 1> x(tl::shape_t<1>{1000});
+  for (tl::index_t i = 0; i < 1000; ++i) x(i) = -5 + 0.01 * static_cast<double>(i);
+  auto e = ts::erfcx(x) * tl::exp(-x * x);  // erfc(x), one fused pass
+  static_assert(tl::expression<decltype(e)>);
+  tl::tensor<double, 1> fused = e;
+  tl::tensor<double, 1> direct = ts::erfc(x);
+  for (tl::index_t i = 0; i < 1000; ++i) CHECK(fused(i) == doctest::Approx(direct(i)).epsilon(1e-13));
+  CHECK(tl::sum(ts::ndtr(x) + ts::ndtr(-x))() == doctest::Approx(1000.0).epsilon(1e-14));
+
+  tl::tensor<std::int32_t, 1> k(tl::shape_t<1>{3});
+  k(0) = -1;
+  k(1) = 0;
+  k(2) = 2;
+  auto ke = ts::erf(k);
+  static_assert(std::is_same_v<typename decltype(ke)::value_type, float>);
+  tl::tensor<float, 1> kf = ke;
+  CHECK(kf(0) == doctest::Approx(-0.8427007929497149));
+  CHECK(kf(1) == 0.0f);
+  CHECK(kf(2) == doctest::Approx(0.9953222650189527));
+  tl::tensor<bool, 1> b(tl::shape_t<1>{2});
+  b(0) = false;
+  b(1) = true;
+  tl::tensor<float, 1> bn = ts::ndtri(tl::astype<float>(b) * 0.5f + 0.25f);
+  CHECK(bn(0) == doctest::Approx(-0.6744897501960817));
+  static_assert(std::is_same_v<typename decltype(ts::erfinv(b))::value_type, float>);
+}
