@@ -2,3 +2,4 @@
 /// @file special.hpp
 /// @brief tl::special, mirroring torch.special: lazy elementwise special functions (see docs/special.md).
 #include "tl/special/erf.hpp"
+#include "tl/special/elementary.hpp"

@@ -19,6 +19,17 @@ namespace tl::special::detail {
 template <class V>
 inline constexpr bool is_scalar_v = std::is_floating_point_v<V>;
 
+template <class V>
+struct scalar_of {
+  using type = V;
+};
+template <class T, class A>
+struct scalar_of<xsimd::batch<T, A>> {
+  using type = T;
+};
+template <class V>
+using scalar_t = typename scalar_of<V>::type;
+
 /// a where m, else b (m: bool for scalars, a batch_bool for batches).
 template <class M, class V>
 TL_HDI V sel(const M& m, const V& a, const V& b) {
@@ -85,18 +96,22 @@ TL_HDI square2<V> exact_square(const V& x) {
   const V hi = x * x;
   return {hi, sel(hi < V(1e300), vfma(x, x, -hi), V(0))};  // no inf - inf at the top of the range
 }
-/// m exp(-s (hi + lo)) for s > 0, keeping the low part of the square, with a subnormal result
-/// rounded once: below exp(-700) the exponential is taken of y + 64 ln2 (exact with ln2's
-/// Cody-Waite high part) and the product scaled by 2^-64 at the end (xsimd's exp flushes to 0).
+/// m exp(y + d) for a small correction d, with a subnormal result rounded once: below exp(-700)
+/// the exponential is taken of y + 64 ln2 (exact with ln2's Cody-Waite high part) and the product
+/// scaled by 2^-64 at the end (xsimd's exp flushes subnormal results to 0). Double precision.
+template <class V>
+TL_HDI V times_exp(const V& m, const V& y, const V& d) {
+  constexpr double ln2_hi = 0.693147180369123816490, ln2_lo = 1.90821492927058770002e-10;
+  const auto tiny = y < V(-700);
+  const V dd = sel(tiny, V(64 * ln2_lo), V(0)) + d;
+  const V em = vexp(sel(tiny, y + V(64 * ln2_hi), y)) * m;
+  const V r = vfma(vfma(dd, V(0.5), V(1)) * dd, em, em);  // exp(d) ~ 1 + d + d^2 / 2
+  return sel(tiny, r * V(0x1p-64), r);
+}
+/// m exp(-s (hi + lo)) for s > 0, keeping the low part of the square.
 template <class V>
 TL_HDI V times_exp_neg(const V& m, const square2<V>& q, double s) {
-  constexpr double ln2_hi = 0.693147180369123816490, ln2_lo = 1.90821492927058770002e-10;
-  const V y = -V(s) * q.hi;
-  const auto tiny = y < V(-700);
-  const V d = sel(tiny, V(64 * ln2_lo), V(0)) - V(s) * q.lo;
-  const V em = vexp(sel(tiny, y + V(64 * ln2_hi), y)) * m;
-  const V r = vfma(vfma(d, V(0.5), V(1)) * d, em, em);  // exp(d) ~ 1 + d + d^2 / 2
-  return sel(tiny, r * V(0x1p-64), r);
+  return times_exp(m, -V(s) * q.hi, -V(s) * q.lo);
 }
 /// log(x) for x >= 0 including subnormal x (xsimd's log does not take subnormals).
 template <class V>
@@ -131,6 +146,32 @@ struct via_double_unary : tl::detail::floating_unary {
   template <class B>
   static TL_INLINE B kernel_nan(const B& x) {
     return xsimd::select(xsimd::isnan(x), x, Derived::kernel(x));
+  }
+};
+
+/// Kernels computing in the operand's own precision (float packets stay float).
+template <class Derived>
+struct native_unary : tl::detail::floating_unary {
+  template <class T>
+  TL_HDI T operator()(T x) const {
+    static_assert(std::is_floating_point_v<T>, "tl::special: this function needs a real operand");
+    return static_cast<const Derived&>(*this).kernel(x);
+  }
+  template <class B>
+  TL_INLINE B packet(const B& x) const {
+    return static_cast<const Derived&>(*this).kernel(x);
+  }
+};
+template <class Derived>
+struct native_binary : tl::detail::floating_binary {
+  template <class T>
+  TL_HDI T operator()(T x, T y) const {
+    static_assert(std::is_floating_point_v<T>, "tl::special: this function needs real operands");
+    return Derived::kernel(x, y);
+  }
+  template <class B>
+  TL_INLINE B packet(const B& x, const B& y) const {
+    return Derived::kernel(x, y);
   }
 };
 
