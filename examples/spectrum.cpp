@@ -8,9 +8,8 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
-#include <vector>
-
 #include <tl/tensor.hpp>
+#include <vector>
 
 int main() {
   const tl::index_t n = 4096;

@@ -14,9 +14,8 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
-#include <vector>
-
 #include <tl/tensor.hpp>
+#include <vector>
 
 #ifdef TL_BENCH_HAVE_FFTW
 #include <fftw3.h>

@@ -8,9 +8,8 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
-#include <vector>
-
 #include <tl/fft/fft.hpp>
+#include <vector>
 
 namespace {
 using tl::index_t;
@@ -85,8 +84,8 @@ double rel_rms(const tl::tensor<tl::complex<T>, 1>& got, const std::vector<cld>&
 }
 }  // namespace
 
-TEST_CASE_TEMPLATE("fft: relative RMS error within 10 eps log2(n) for every length, 2 eps log2(n) on average", T,
-                   float, double) {
+TEST_CASE_TEMPLATE("fft: relative RMS error within 10 eps log2(n) for every length, 2 eps log2(n) on average", T, float,
+                   double) {
   const double eps = std::numeric_limits<T>::epsilon();
   double sum_fwd = 0, sum_inv = 0, sum_real = 0, worst = 0;
   int count = 0;

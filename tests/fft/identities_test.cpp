@@ -8,10 +8,9 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <tl/tensor.hpp>
 #include <type_traits>
 #include <vector>
-
-#include <tl/tensor.hpp>
 
 namespace {
 using tl::index_t;
@@ -31,8 +30,10 @@ tl::tensor<V, R> random(const tl::shape_t<R>& s, std::uint64_t seed) {
   tl::tensor<V, R> t(s);
   lcg g{seed};
   for (index_t i = 0; i < t.numel(); ++i) {
-    if constexpr (tl::is_complex_v<V>) t.data()[i] = V(g.next(), g.next());
-    else t.data()[i] = static_cast<V>(g.next());
+    if constexpr (tl::is_complex_v<V>)
+      t.data()[i] = V(g.next(), g.next());
+    else
+      t.data()[i] = static_cast<V>(g.next());
   }
   return t;
 }
@@ -124,8 +125,7 @@ TEST_CASE_TEMPLATE("fft: Parseval, linearity and the shift theorem", T, float, d
     double worst = 0;
     for (index_t k = 0; k < n; ++k) {
       const double ang = -2 * 3.14159265358979323846 * static_cast<double>((k * s) % n) / static_cast<double>(n);
-      const std::complex<double> want =
-          std::complex<double>(X1.data()[k].re, X1.data()[k].im) * std::polar(1.0, ang);
+      const std::complex<double> want = std::complex<double>(X1.data()[k].re, X1.data()[k].im) * std::polar(1.0, ang);
       worst = std::max(worst, std::abs(std::complex<double>(Xs.data()[k].re, Xs.data()[k].im) - want));
     }
     CHECK(worst < tol<T>() * static_cast<double>(n));

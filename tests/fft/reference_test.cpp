@@ -6,9 +6,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <vector>
-
 #include <tl/fft/fft.hpp>
+#include <vector>
 
 namespace {
 using tl::index_t;
@@ -78,8 +77,10 @@ tl::tensor<V, R> make_input(const ref_case& c) {
   for (std::size_t i = 0; i < R; ++i) sh[i] = c.in_shape[i];
   tl::tensor<V, R> t(sh);
   for (index_t i = 0; i < t.numel(); ++i) {
-    if constexpr (tl::is_complex_v<V>) t.data()[i] = V(c.in[2 * i], c.in[2 * i + 1]);
-    else t.data()[i] = static_cast<V>(c.in[i]);
+    if constexpr (tl::is_complex_v<V>)
+      t.data()[i] = V(c.in[2 * i], c.in[2 * i + 1]);
+    else
+      t.data()[i] = static_cast<V>(c.in[i]);
   }
   return t;
 }
@@ -113,30 +114,53 @@ void run_with(const ref_case& c, double tol) {
   const std::optional<index_t> n = c.s.empty() ? std::nullopt : std::optional<index_t>(c.s[0]);
   const index_t d1 = c.dim.empty() ? -1 : c.dim[0];
   const std::vector<index_t> d2 = c.dim.empty() ? std::vector<index_t>{-2, -1} : c.dim;
-  if (f == "fft") compare(c, tl::fft::fft(x, n, d1, c.norm), tol);
-  else if (f == "ifft") compare(c, tl::fft::ifft(x, n, d1, c.norm), tol);
-  else if (f == "fft2") compare(c, tl::fft::fft2(x, c.s, d2, c.norm), tol);
-  else if (f == "ifft2") compare(c, tl::fft::ifft2(x, c.s, d2, c.norm), tol);
-  else if (f == "fftn") compare(c, tl::fft::fftn(x, c.s, c.dim, c.norm), tol);
-  else if (f == "ifftn") compare(c, tl::fft::ifftn(x, c.s, c.dim, c.norm), tol);
-  else if (f == "irfft") compare(c, tl::fft::irfft(x, n, d1, c.norm), tol);
-  else if (f == "irfft2") compare(c, tl::fft::irfft2(x, c.s, d2, c.norm), tol);
-  else if (f == "irfftn") compare(c, tl::fft::irfftn(x, c.s, c.dim, c.norm), tol);
-  else if (f == "hfft") compare(c, tl::fft::hfft(x, n, d1, c.norm), tol);
-  else if (f == "hfft2") compare(c, tl::fft::hfft2(x, c.s, d2, c.norm), tol);
-  else if (f == "hfftn") compare(c, tl::fft::hfftn(x, c.s, c.dim, c.norm), tol);
-  else if (f == "fftshift") compare(c, tl::fft::fftshift(x, c.dim), tol);
-  else if (f == "ifftshift") compare(c, tl::fft::ifftshift(x, c.dim), tol);
+  if (f == "fft")
+    compare(c, tl::fft::fft(x, n, d1, c.norm), tol);
+  else if (f == "ifft")
+    compare(c, tl::fft::ifft(x, n, d1, c.norm), tol);
+  else if (f == "fft2")
+    compare(c, tl::fft::fft2(x, c.s, d2, c.norm), tol);
+  else if (f == "ifft2")
+    compare(c, tl::fft::ifft2(x, c.s, d2, c.norm), tol);
+  else if (f == "fftn")
+    compare(c, tl::fft::fftn(x, c.s, c.dim, c.norm), tol);
+  else if (f == "ifftn")
+    compare(c, tl::fft::ifftn(x, c.s, c.dim, c.norm), tol);
+  else if (f == "irfft")
+    compare(c, tl::fft::irfft(x, n, d1, c.norm), tol);
+  else if (f == "irfft2")
+    compare(c, tl::fft::irfft2(x, c.s, d2, c.norm), tol);
+  else if (f == "irfftn")
+    compare(c, tl::fft::irfftn(x, c.s, c.dim, c.norm), tol);
+  else if (f == "hfft")
+    compare(c, tl::fft::hfft(x, n, d1, c.norm), tol);
+  else if (f == "hfft2")
+    compare(c, tl::fft::hfft2(x, c.s, d2, c.norm), tol);
+  else if (f == "hfftn")
+    compare(c, tl::fft::hfftn(x, c.s, c.dim, c.norm), tol);
+  else if (f == "fftshift")
+    compare(c, tl::fft::fftshift(x, c.dim), tol);
+  else if (f == "ifftshift")
+    compare(c, tl::fft::ifftshift(x, c.dim), tol);
   else if constexpr (!Cplx) {
-    if (f == "rfft") compare(c, tl::fft::rfft(x, n, d1, c.norm), tol);
-    else if (f == "rfft2") compare(c, tl::fft::rfft2(x, c.s, d2, c.norm), tol);
-    else if (f == "rfftn") compare(c, tl::fft::rfftn(x, c.s, c.dim, c.norm), tol);
-    else if (f == "ihfft") compare(c, tl::fft::ihfft(x, n, d1, c.norm), tol);
-    else if (f == "ihfft2") compare(c, tl::fft::ihfft2(x, c.s, d2, c.norm), tol);
-    else if (f == "ihfftn") compare(c, tl::fft::ihfftn(x, c.s, c.dim, c.norm), tol);
-    else if (f == "fftfreq") compare(c, tl::fft::fftfreq<T>(c.s[0], 0.5), tol);
-    else if (f == "rfftfreq") compare(c, tl::fft::rfftfreq<T>(c.s[0], 0.5), tol);
-    else FAIL("unknown function " << f);
+    if (f == "rfft")
+      compare(c, tl::fft::rfft(x, n, d1, c.norm), tol);
+    else if (f == "rfft2")
+      compare(c, tl::fft::rfft2(x, c.s, d2, c.norm), tol);
+    else if (f == "rfftn")
+      compare(c, tl::fft::rfftn(x, c.s, c.dim, c.norm), tol);
+    else if (f == "ihfft")
+      compare(c, tl::fft::ihfft(x, n, d1, c.norm), tol);
+    else if (f == "ihfft2")
+      compare(c, tl::fft::ihfft2(x, c.s, d2, c.norm), tol);
+    else if (f == "ihfftn")
+      compare(c, tl::fft::ihfftn(x, c.s, c.dim, c.norm), tol);
+    else if (f == "fftfreq")
+      compare(c, tl::fft::fftfreq<T>(c.s[0], 0.5), tol);
+    else if (f == "rfftfreq")
+      compare(c, tl::fft::rfftfreq<T>(c.s[0], 0.5), tol);
+    else
+      FAIL("unknown function " << f);
   } else {
     FAIL("unknown function for complex input " << f);
   }
@@ -147,13 +171,19 @@ void run_file(const std::string& name, double tol) {
   for (const ref_case& c : load(name)) {
     const std::size_t r = c.in_shape.size();
     if (c.in_c) {
-      if (r == 1) run_with<T, 1, true>(c, tol);
-      else if (r == 2) run_with<T, 2, true>(c, tol);
-      else run_with<T, 3, true>(c, tol);
+      if (r == 1)
+        run_with<T, 1, true>(c, tol);
+      else if (r == 2)
+        run_with<T, 2, true>(c, tol);
+      else
+        run_with<T, 3, true>(c, tol);
     } else {
-      if (r == 1) run_with<T, 1, false>(c, tol);
-      else if (r == 2) run_with<T, 2, false>(c, tol);
-      else run_with<T, 3, false>(c, tol);
+      if (r == 1)
+        run_with<T, 1, false>(c, tol);
+      else if (r == 2)
+        run_with<T, 2, false>(c, tol);
+      else
+        run_with<T, 3, false>(c, tol);
     }
   }
 }

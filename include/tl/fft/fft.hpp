@@ -25,6 +25,9 @@
 #include "tl/core/tensor.hpp"
 #include "tl/fft/detail/driver.hpp"
 #include "tl/fft/detail/plan_cache.hpp"
+#if TL_AUTOGRAD
+#include "tl/fft/detail/autograd.hpp"
+#endif
 
 namespace tl::fft {
 
@@ -40,32 +43,35 @@ inline constexpr default_dims all_dims{0}, last_two{2};
 /// @brief 1-D discrete Fourier transform along `dim` (torch.fft.fft); `n` pads or truncates.
 template <expression E>
 auto fft(E&& x, std::optional<index_t> n = {}, index_t dim = -1, std::string_view norm = "backward") {
-  return detail::c2c_nd("fft", std::forward<E>(x), detail::opt_n(n), {dim}, norm, false, detail::all_dims);
+  return detail::c2c_nd("fft", std::forward<E>(x), detail::opt_n(n), {dim}, detail::parse_norm("fft", norm), false,
+                        detail::all_dims);
 }
 /// @brief 1-D inverse discrete Fourier transform (torch.fft.ifft).
 template <expression E>
 auto ifft(E&& x, std::optional<index_t> n = {}, index_t dim = -1, std::string_view norm = "backward") {
-  return detail::c2c_nd("ifft", std::forward<E>(x), detail::opt_n(n), {dim}, norm, true, detail::all_dims);
+  return detail::c2c_nd("ifft", std::forward<E>(x), detail::opt_n(n), {dim}, detail::parse_norm("ifft", norm), true,
+                        detail::all_dims);
 }
 /// @brief 2-D transform over `dim` (default the last two dims) (torch.fft.fft2).
 template <expression E>
 auto fft2(E&& x, std::vector<index_t> s = {}, std::vector<index_t> dim = {-2, -1}, std::string_view norm = "backward") {
-  return detail::c2c_nd("fft2", std::forward<E>(x), s, dim, norm, false, detail::last_two);
+  return detail::c2c_nd("fft2", std::forward<E>(x), s, dim, detail::parse_norm("fft2", norm), false, detail::last_two);
 }
 /// @brief 2-D inverse transform (torch.fft.ifft2).
 template <expression E>
-auto ifft2(E&& x, std::vector<index_t> s = {}, std::vector<index_t> dim = {-2, -1}, std::string_view norm = "backward") {
-  return detail::c2c_nd("ifft2", std::forward<E>(x), s, dim, norm, true, detail::last_two);
+auto ifft2(E&& x, std::vector<index_t> s = {}, std::vector<index_t> dim = {-2, -1},
+           std::string_view norm = "backward") {
+  return detail::c2c_nd("ifft2", std::forward<E>(x), s, dim, detail::parse_norm("ifft2", norm), true, detail::last_two);
 }
 /// @brief N-D transform over `dim` (default: the last s.size() dims, or all) (torch.fft.fftn).
 template <expression E>
 auto fftn(E&& x, std::vector<index_t> s = {}, std::vector<index_t> dim = {}, std::string_view norm = "backward") {
-  return detail::c2c_nd("fftn", std::forward<E>(x), s, dim, norm, false, detail::all_dims);
+  return detail::c2c_nd("fftn", std::forward<E>(x), s, dim, detail::parse_norm("fftn", norm), false, detail::all_dims);
 }
 /// @brief N-D inverse transform (torch.fft.ifftn).
 template <expression E>
 auto ifftn(E&& x, std::vector<index_t> s = {}, std::vector<index_t> dim = {}, std::string_view norm = "backward") {
-  return detail::c2c_nd("ifftn", std::forward<E>(x), s, dim, norm, true, detail::all_dims);
+  return detail::c2c_nd("ifftn", std::forward<E>(x), s, dim, detail::parse_norm("ifftn", norm), true, detail::all_dims);
 }
 
 // ---- real input / real output ---------------------------------------------------------------
@@ -84,13 +90,15 @@ auto irfft(E&& x, std::optional<index_t> n = {}, index_t dim = -1, std::string_v
 }
 /// @brief 2-D rfft: real transform over the last of `dim`, complex over the other (torch.fft.rfft2).
 template <expression E>
-auto rfft2(E&& x, std::vector<index_t> s = {}, std::vector<index_t> dim = {-2, -1}, std::string_view norm = "backward") {
+auto rfft2(E&& x, std::vector<index_t> s = {}, std::vector<index_t> dim = {-2, -1},
+           std::string_view norm = "backward") {
   return detail::r2c_nd("rfft2", std::forward<E>(x), s, dim, detail::parse_norm("rfft2", norm), detail::last_two,
                         false);
 }
 /// @brief Inverse of rfft2 (torch.fft.irfft2).
 template <expression E>
-auto irfft2(E&& x, std::vector<index_t> s = {}, std::vector<index_t> dim = {-2, -1}, std::string_view norm = "backward") {
+auto irfft2(E&& x, std::vector<index_t> s = {}, std::vector<index_t> dim = {-2, -1},
+            std::string_view norm = "backward") {
   return detail::c2r_nd("irfft2", std::forward<E>(x), s, dim, detail::parse_norm("irfft2", norm), detail::last_two,
                         false);
 }
@@ -125,13 +133,15 @@ auto ihfft(E&& x, std::optional<index_t> n = {}, index_t dim = -1, std::string_v
 }
 /// @brief 2-D hfft (torch.fft.hfft2).
 template <expression E>
-auto hfft2(E&& x, std::vector<index_t> s = {}, std::vector<index_t> dim = {-2, -1}, std::string_view norm = "backward") {
+auto hfft2(E&& x, std::vector<index_t> s = {}, std::vector<index_t> dim = {-2, -1},
+           std::string_view norm = "backward") {
   return detail::c2r_nd("hfft2", std::forward<E>(x), s, dim, detail::dual(detail::parse_norm("hfft2", norm)),
                         detail::last_two, true);
 }
 /// @brief 2-D ihfft (torch.fft.ihfft2).
 template <expression E>
-auto ihfft2(E&& x, std::vector<index_t> s = {}, std::vector<index_t> dim = {-2, -1}, std::string_view norm = "backward") {
+auto ihfft2(E&& x, std::vector<index_t> s = {}, std::vector<index_t> dim = {-2, -1},
+            std::string_view norm = "backward") {
   return detail::r2c_nd("ihfft2", std::forward<E>(x), s, dim, detail::dual(detail::parse_norm("ihfft2", norm)),
                         detail::last_two, true);
 }

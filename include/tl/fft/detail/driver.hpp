@@ -29,8 +29,8 @@ inline norm_mode parse_norm(const char* op, std::string_view norm) {
   if (norm == "backward") return norm_mode::backward;
   if (norm == "ortho") return norm_mode::ortho;
   if (norm == "forward") return norm_mode::forward;
-  throw value_error(cat_str("tl::fft::", op, ": invalid norm \"", norm,
-                            "\" (expected \"backward\", \"ortho\" or \"forward\")"));
+  throw value_error(
+      cat_str("tl::fft::", op, ": invalid norm \"", norm, "\" (expected \"backward\", \"ortho\" or \"forward\")"));
 }
 /// The mode of the dual transform (hfft is irfft of the conjugate with the dual normalization).
 inline norm_mode dual(norm_mode m) {
@@ -92,8 +92,8 @@ axes_spec resolve_axes(const char* op, const shape_t<R>&, const std::vector<inde
     const std::size_t w = wrap(op, d[i], R);
     for (std::size_t j = 0; j < a.dims.size(); ++j)
       if (a.dims[j] == w)
-        throw value_error(cat_str("tl::fft::", op, ": dim ", d[i], " is repeated (dim ", tl::detail::shape_str(d.data(), d.size()),
-                                  ")"));
+        throw value_error(cat_str("tl::fft::", op, ": dim ", d[i], " is repeated (dim ",
+                                  tl::detail::shape_str(d.data(), d.size()), ")"));
     a.dims.push_back(w);
     const index_t n = s.empty() ? -1 : s[i];
     if (n == 0 || n < -1)
@@ -155,8 +155,8 @@ axes_spec prepare(const char* op, const E& x, const std::vector<index_t>& s, con
 /// when a length changes or `cur` is not ours to overwrite. `inverse` picks the direction,
 /// `inverse_scale` the normalization (they differ for hfftn, see c2r_nd).
 template <class Tn>
-void c2c_axes(Tn& cur, bool& owned, const axes_spec& a, std::size_t first, std::size_t last,
-              bool inverse, norm_mode nm, bool inverse_scale) {
+void c2c_axes(Tn& cur, bool& owned, const axes_spec& a, std::size_t first, std::size_t last, bool inverse, norm_mode nm,
+              bool inverse_scale) {
   using T = real_t<typename Tn::value_type>;
   constexpr std::size_t R = Tn::rank;
   for (std::size_t q = first; q < last; ++q) {
@@ -170,14 +170,33 @@ void c2c_axes(Tn& cur, bool& owned, const axes_spec& a, std::size_t first, std::
   }
 }
 
+/// The result types: complex (c2c, r2c) and real (c2r) of the compute precision of E.
+template <class E>
+using complex_result_t =
+    tensor<complex<fft_real_t<typename std::remove_cvref_t<E>::value_type>>, std::remove_cvref_t<E>::rank>;
+template <class E>
+using real_result_t = tensor<fft_real_t<typename std::remove_cvref_t<E>::value_type>, std::remove_cvref_t<E>::rank>;
+
+// Autograd: record the transform as one graph node (defined in tl/fft/detail/autograd.hpp).
+template <class E>
+complex_result_t<E> record_c2c(const char* op, const E& x, const std::vector<index_t>& s,
+                               const std::vector<index_t>& dim, norm_mode nm, bool inverse, default_dims def);
+template <class E>
+complex_result_t<E> record_r2c(const char* op, const E& x, const std::vector<index_t>& s,
+                               const std::vector<index_t>& dim, norm_mode nm, default_dims def, bool conj_out);
+template <class E>
+real_result_t<E> record_c2r(const char* op, const E& x, const std::vector<index_t>& s, const std::vector<index_t>& dim,
+                            norm_mode nm, default_dims def, bool conj_in);
+
 /// fftn / ifftn on any expression.
 template <class E>
-auto c2c_nd(const char* op, E&& x, const std::vector<index_t>& s, const std::vector<index_t>& dim,
-            std::string_view norm, bool inverse, default_dims def) {
+complex_result_t<E> c2c_nd(const char* op, E&& x, const std::vector<index_t>& s, const std::vector<index_t>& dim,
+                           norm_mode nm, bool inverse, default_dims def) {
   using D = std::remove_cvref_t<E>;
   constexpr std::size_t R = D::rank;
   using T = fft_real_t<typename D::value_type>;
-  const norm_mode nm = parse_norm(op, norm);
+  if constexpr (TL_AUTOGRAD && tl::detail::category<typename D::value_type>() >= 2)
+    if (tl::detail::must_record(x)) return record_c2c(op, x, s, dim, nm, inverse, def);
   const axes_spec a = prepare(op, x, s, dim, def, true);
   tensor<complex<T>, R> cur = tl::detail::contiguous_as<complex<T>>(std::forward<E>(x));
   bool owned = false;
@@ -188,14 +207,16 @@ auto c2c_nd(const char* op, E&& x, const std::vector<index_t>& s, const std::vec
 /// rfftn (and ihfftn with `conj_out`): a real pass over the last transformed dim, complex passes
 /// over the others.
 template <class E>
-auto r2c_nd(const char* op, E&& x, const std::vector<index_t>& s, const std::vector<index_t>& dim, norm_mode nm,
-            default_dims def, bool conj_out) {
+complex_result_t<E> r2c_nd(const char* op, E&& x, const std::vector<index_t>& s, const std::vector<index_t>& dim,
+                           norm_mode nm, default_dims def, bool conj_out) {
   using D = std::remove_cvref_t<E>;
   constexpr std::size_t R = D::rank;
   static_assert(!is_complex_v<typename D::value_type>,
                 "tl::fft: rfft/rfftn/ihfft expect a real input tensor (torch raises the same); use fft for complex "
                 "input");
   using T = fft_real_t<typename D::value_type>;
+  if constexpr (TL_AUTOGRAD && tl::detail::category<typename D::value_type>() >= 2)
+    if (tl::detail::must_record(x)) return record_r2c(op, x, s, dim, nm, def, conj_out);
   const axes_spec a = prepare(op, x, s, dim, def, true);
   const tensor<T, R> xr = tl::detail::contiguous_as<T>(std::forward<E>(x));
   const std::size_t last = a.dims.size() - 1;
@@ -216,11 +237,13 @@ auto r2c_nd(const char* op, E&& x, const std::vector<index_t>& s, const std::vec
 /// irfftn (and hfftn with `conj_in`): complex inverse passes over all but the last transformed
 /// dim, then a complex-to-real pass producing s[-1] (default 2 * (m - 1)) real values.
 template <class E>
-auto c2r_nd(const char* op, E&& x, const std::vector<index_t>& s, const std::vector<index_t>& dim, norm_mode nm,
-            default_dims def, bool conj_in) {
+real_result_t<E> c2r_nd(const char* op, E&& x, const std::vector<index_t>& s, const std::vector<index_t>& dim,
+                        norm_mode nm, default_dims def, bool conj_in) {
   using D = std::remove_cvref_t<E>;
   constexpr std::size_t R = D::rank;
   using T = fft_real_t<typename D::value_type>;
+  if constexpr (TL_AUTOGRAD && tl::detail::category<typename D::value_type>() >= 2)
+    if (tl::detail::must_record(x)) return record_c2r(op, x, s, dim, nm, def, conj_in);
   axes_spec a = prepare(op, x, s, dim, def, false);
   const std::size_t last = a.dims.size() - 1;
   const std::size_t d = a.dims[last];

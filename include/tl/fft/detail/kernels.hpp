@@ -10,7 +10,6 @@
 #include <cmath>
 #include <cstddef>
 #include <type_traits>
-
 #include <xsimd/xsimd.hpp>
 
 #if defined(__AVX__)
@@ -27,31 +26,41 @@ using packet = xsimd::batch<T>;
 
 template <class V, class T>
 TL_INLINE V load_from(const T* p) {
-  if constexpr (std::is_same_v<V, T>) return *p;
-  else return V::load_unaligned(p);
+  if constexpr (std::is_same_v<V, T>)
+    return *p;
+  else
+    return V::load_unaligned(p);
 }
 template <class V, class T>
 TL_INLINE void store_to(T* p, const V& v) {
-  if constexpr (std::is_same_v<V, T>) *p = v;
-  else v.store_unaligned(p);
+  if constexpr (std::is_same_v<V, T>)
+    *p = v;
+  else
+    v.store_unaligned(p);
 }
 template <class V, class T>
 TL_INLINE V splat(T x) {
-  if constexpr (std::is_same_v<V, T>) return x;
-  else return V(x);
+  if constexpr (std::is_same_v<V, T>)
+    return x;
+  else
+    return V(x);
 }
 /// a * b + c (fused on packets; a plain expression on scalars so that a build without FMA
 /// hardware does not call a library fma).
 template <class V>
 TL_INLINE V fmadd(const V& a, const V& b, const V& c) {
-  if constexpr (std::is_floating_point_v<V>) return a * b + c;
-  else return xsimd::fma(a, b, c);
+  if constexpr (std::is_floating_point_v<V>)
+    return a * b + c;
+  else
+    return xsimd::fma(a, b, c);
 }
 /// a * b - c.
 template <class V>
 TL_INLINE V fmsub(const V& a, const V& b, const V& c) {
-  if constexpr (std::is_floating_point_v<V>) return a * b - c;
-  else return xsimd::fms(a, b, c);
+  if constexpr (std::is_floating_point_v<V>)
+    return a * b - c;
+  else
+    return xsimd::fms(a, b, c);
 }
 
 /// dst[q * ds + l] = src[l * ss + q] for l, q < W (W = packet size): a W x W tile transpose,

@@ -122,25 +122,29 @@ void c2c_pass(const complex<T>* src, complex<T>* dst, index_t outer, index_t nin
       const index_t o = t / nblk, i0 = (t % nblk) * L, lanes = std::min(L, inner - i0);
       const complex<T>* s0 = src + (o * nin) * inner + i0;
       complex<T>* d0 = dst + (o * n) * inner + i0;
-      if (inner == 1) deinterleave(s0, ncopy, pr, pi);
-      else for (index_t k = 0; k < ncopy; ++k) {
-        const complex<T>* sk = s0 + k * inner;
-        for (index_t l = 0; l < lanes; ++l) {
-          pr[k * L + l] = sk[l].re;
-          pi[k * L + l] = sk[l].im;
+      if (inner == 1)
+        deinterleave(s0, ncopy, pr, pi);
+      else
+        for (index_t k = 0; k < ncopy; ++k) {
+          const complex<T>* sk = s0 + k * inner;
+          for (index_t l = 0; l < lanes; ++l) {
+            pr[k * L + l] = sk[l].re;
+            pi[k * L + l] = sk[l].im;
+          }
+          for (index_t l = lanes; l < L; ++l) pr[k * L + l] = pi[k * L + l] = T(0);
         }
-        for (index_t l = lanes; l < L; ++l) pr[k * L + l] = pi[k * L + l] = T(0);
-      }
       std::fill(pr + ncopy * L, pr + n * L, T(0));
       std::fill(pi + ncopy * L, pi + n * L, T(0));
       const auto [rr, ri] = plan->run(sc.re.data(), sc.im.data(), sc.wre.data(), sc.wim.data(), L);
       const T* outr = inverse ? ri : rr;
       const T* outi = inverse ? rr : ri;
-      if (inner == 1) interleave(outr, outi, n, scale, d0);
-      else for (index_t k = 0; k < n; ++k) {
-        complex<T>* dk = d0 + k * inner;
-        for (index_t l = 0; l < lanes; ++l) dk[l] = complex<T>(outr[k * L + l] * scale, outi[k * L + l] * scale);
-      }
+      if (inner == 1)
+        interleave(outr, outi, n, scale, d0);
+      else
+        for (index_t k = 0; k < n; ++k) {
+          complex<T>* dk = d0 + k * inner;
+          for (index_t l = 0; l < lanes; ++l) dk[l] = complex<T>(outr[k * L + l] * scale, outi[k * L + l] * scale);
+        }
     }
   });
 }

@@ -28,23 +28,39 @@ std::pair<T, T> twiddle(index_t k, index_t n) {
   long double c, s;
   const index_t k4 = 4 * k;
   if (k4 == 0) {
-    c = 1; s = 0;
+    c = 1;
+    s = 0;
   } else if (k4 == n) {
-    c = 0; s = -1;
+    c = 0;
+    s = -1;
   } else if (k4 == 2 * n) {
-    c = -1; s = 0;
+    c = -1;
+    s = 0;
   } else if (k4 == 3 * n) {
-    c = 0; s = 1;
+    c = 0;
+    s = 1;
   } else {
     // angle = 2 pi k / n; use the nearest multiple of pi/2 as origin.
     const index_t q = (k4 + n / 2) / n;  // quadrant 0..4
     const long double a = 2 * pi * static_cast<long double>(k4 - q * n) / static_cast<long double>(4 * n);
     const long double ca = std::cos(a), sa = std::sin(a);
     switch (q % 4) {
-      case 0: c = ca; s = sa; break;
-      case 1: c = -sa; s = ca; break;
-      case 2: c = -ca; s = -sa; break;
-      default: c = sa; s = -ca; break;
+      case 0:
+        c = ca;
+        s = sa;
+        break;
+      case 1:
+        c = -sa;
+        s = ca;
+        break;
+      case 2:
+        c = -ca;
+        s = -sa;
+        break;
+      default:
+        c = sa;
+        s = -ca;
+        break;
     }
     s = -s;  // exp(-i angle)
   }
@@ -78,8 +94,10 @@ class c2c_plan {
   /// Plans a length-n transform; `split` allows the four-step decomposition for single lines.
   explicit c2c_plan(index_t n, bool split = true) : m_n(n) {
     if (n <= 0) throw value_error(tl::detail::cat_str("tl::fft: invalid transform length ", n));
-    if (!is_smooth13(n)) build_bluestein();
-    else if (!(split && build_four_step())) build_stockham();
+    if (!is_smooth13(n))
+      build_bluestein();
+    else if (!(split && build_four_step()))
+      build_stockham();
   }
   index_t size() const { return m_n; }
   bool is_bluestein() const { return m_blue_n > 0; }
