@@ -8,12 +8,18 @@ using namespace special_test;
 namespace ts = tl::special;
 
 TEST_CASE_TEMPLATE("erf family: ULP error against the mpmath reference", T, float, double) {
-  const double bound = std::is_same_v<T, float> ? 2.0 : 4.0;
+  // Without a fused multiply-add (a plain x86-64 build) the Horner steps round twice: 1/2 ULP more.
+#ifdef __FMA__
+  const double slack = 0;
+#else
+  const double slack = 0.5;
+#endif
+  const double bound = (std::is_same_v<T, float> ? 2.0 : 4.0) + slack;
 #define TL_CHECK_ULP(NAME)                                                                                  \
   do {                                                                                                      \
     const double e = max_ulp_unary<T>(#NAME, ts::detail::NAME##_fn{}, [](const auto& x) { return ts::NAME(x); }); \
     INFO(#NAME << " max ULP " << e);                                                                        \
-    CHECK(e <= (std::string(#NAME) == "log_ndtr" && !std::is_same_v<T, float> ? 5.0 : bound));               \
+    CHECK(e <= (std::string(#NAME) == "log_ndtr" && !std::is_same_v<T, float> ? 5.0 + slack : bound));               \
   } while (0)
   TL_CHECK_ULP(erf);
   TL_CHECK_ULP(erfc);

@@ -98,21 +98,20 @@ struct entr_fn : native_unary<entr_fn> {
   }
 };
 
-/// xlogy(x, y) = x log y, 0 where x == 0 unless y is NaN (torch.special.xlogy).
-struct xlogy_fn : native_binary<xlogy_fn> {
-  static constexpr const char* name = "xlogy";
+/// x log y (Plus1: x log1p y), 0 where x == 0 unless y is NaN (torch.special.xlogy / xlog1py).
+template <bool Plus1>
+struct xlog_base : native_binary<xlog_base<Plus1>> {
   template <class V>
   static TL_HDI V kernel(const V& x, const V& y) {
-    return sel(visnan(y), y, sel(x == V(0), V(0), x * vlog(y)));
+    const V l = Plus1 ? vlog1p(y) : vlog(y);
+    return sel(visnan(y), y, sel(x == V(0), V(0), x * l));
   }
 };
-/// xlog1py(x, y) = x log1p(y), 0 where x == 0 unless y is NaN (torch.special.xlog1py).
-struct xlog1py_fn : native_binary<xlog1py_fn> {
+struct xlogy_fn : xlog_base<false> {
+  static constexpr const char* name = "xlogy";
+};
+struct xlog1py_fn : xlog_base<true> {
   static constexpr const char* name = "xlog1py";
-  template <class V>
-  static TL_HDI V kernel(const V& x, const V& y) {
-    return sel(visnan(y), y, sel(x == V(0), V(0), x * vlog1p(y)));
-  }
 };
 
 /// round(x, decimals) as torch: nearbyint(x * 10^d) / 10^d for d > 0, nearbyint(x / 10^-d) * 10^-d
@@ -140,27 +139,13 @@ auto logit(A&& a, std::optional<double> eps = {}) {
   return tl::detail::make_unary(f, std::forward<A>(a));
 }
 /// @brief Normalized sinc sin(pi x) / (pi x), 1 at 0 (torch.special.sinc).
-template <expression A>
-auto sinc(A&& a) {
-  return tl::detail::make_unary(detail::sinc_fn{}, std::forward<A>(a));
-}
+TL_SPECIAL_UNARY_FACTORY(sinc)
 /// @brief Elementwise entropy -x log x (torch.special.entr).
-template <expression A>
-auto entr(A&& a) {
-  return tl::detail::make_unary(detail::entr_fn{}, std::forward<A>(a));
-}
+TL_SPECIAL_UNARY_FACTORY(entr)
 /// @brief x log y with xlogy(0, y) = 0 for y not NaN; broadcasts, accepts a scalar on either side (torch.special.xlogy).
-template <class A, class B>
-  requires tl::detail::binary_operands<A, B>
-auto xlogy(A&& a, B&& b) {
-  return tl::detail::make_binary<detail::xlogy_fn>(std::forward<A>(a), std::forward<B>(b));
-}
+TL_SPECIAL_BINARY_FACTORY(xlogy)
 /// @brief x log(1 + y) with xlog1py(0, y) = 0 for y not NaN (torch.special.xlog1py).
-template <class A, class B>
-  requires tl::detail::binary_operands<A, B>
-auto xlog1py(A&& a, B&& b) {
-  return tl::detail::make_binary<detail::xlog1py_fn>(std::forward<A>(a), std::forward<B>(b));
-}
+TL_SPECIAL_BINARY_FACTORY(xlog1py)
 /// @brief Rounds half to even at `decimals` decimal digits (negative: to tens, hundreds, ...) (torch.special.round).
 template <expression A>
 auto round(A&& a, int decimals = 0) {
@@ -169,15 +154,9 @@ auto round(A&& a, int decimals = 0) {
   return tl::detail::make_unary(f, std::forward<A>(a));
 }
 /// @brief The logistic sigmoid 1 / (1 + exp(-x)) (torch.special.expit), subnormal results included.
-template <expression A>
-auto expit(A&& a) {
-  return tl::detail::make_unary(detail::expit_fn{}, std::forward<A>(a));
-}
+TL_SPECIAL_UNARY_FACTORY(expit)
 /// @brief 2^x (torch.special.exp2), subnormal results included.
-template <expression A>
-auto exp2(A&& a) {
-  return tl::detail::make_unary(detail::exp2_fn{}, std::forward<A>(a));
-}
+TL_SPECIAL_UNARY_FACTORY(exp2)
 using tl::expm1;
 using tl::log1p;
 using tl::logsumexp;

@@ -34,20 +34,20 @@ TL_SPECIAL_VIA_DOUBLE(log_ndtr)
 #undef TL_SPECIAL_VIA_DOUBLE
 }  // namespace detail
 
-#define TL_SPECIAL_UNARY(NAME, DOC)                                             \
-  /** @brief DOC */                                                             \
-  template <expression A>                                                       \
-  auto NAME(A&& a) {                                                            \
-    return tl::detail::make_unary(detail::NAME##_fn{}, std::forward<A>(a));      \
-  }
-TL_SPECIAL_UNARY(erf, "Error function 2/sqrt(pi) int_0^x exp(-t^2) dt (torch.special.erf).")
-TL_SPECIAL_UNARY(erfc, "Complementary error function 1 - erf(x), accurate in the tail (torch.special.erfc).")
-TL_SPECIAL_UNARY(erfcx, "Scaled complementary error function exp(x^2) erfc(x) (torch.special.erfcx).")
-TL_SPECIAL_UNARY(erfinv, "Inverse error function on [-1, 1]; +-1 give +-inf (torch.special.erfinv).")
-TL_SPECIAL_UNARY(ndtr, "Standard normal CDF (torch.special.ndtr).")
-TL_SPECIAL_UNARY(ndtri, "Inverse of the standard normal CDF on [0, 1] (torch.special.ndtri).")
-TL_SPECIAL_UNARY(log_ndtr, "log of the standard normal CDF, accurate for large negative x (torch.special.log_ndtr).")
-#undef TL_SPECIAL_UNARY
+/// @brief Error function 2/sqrt(pi) int_0^x exp(-t^2) dt (torch.special.erf).
+TL_SPECIAL_UNARY_FACTORY(erf)
+/// @brief Complementary error function 1 - erf(x), accurate in the tail (torch.special.erfc).
+TL_SPECIAL_UNARY_FACTORY(erfc)
+/// @brief Scaled complementary error function exp(x^2) erfc(x) (torch.special.erfcx).
+TL_SPECIAL_UNARY_FACTORY(erfcx)
+/// @brief Inverse error function on [-1, 1]; +-1 give +-inf (torch.special.erfinv).
+TL_SPECIAL_UNARY_FACTORY(erfinv)
+/// @brief Standard normal CDF (torch.special.ndtr).
+TL_SPECIAL_UNARY_FACTORY(ndtr)
+/// @brief Inverse of the standard normal CDF on [0, 1] (torch.special.ndtri).
+TL_SPECIAL_UNARY_FACTORY(ndtri)
+/// @brief log of the standard normal CDF, accurate for large negative x (torch.special.log_ndtr).
+TL_SPECIAL_UNARY_FACTORY(log_ndtr)
 
 }  // namespace tl::special
 
@@ -67,9 +67,9 @@ namespace tl::detail {
 TL_SPECIAL_RULE(erf_fn, g* tl::exp(-(c * c)) * (2 * std::numbers::inv_sqrtpi))
 TL_SPECIAL_RULE(erfc_fn, g* tl::exp(-(c * c)) * (-2 * std::numbers::inv_sqrtpi))
 TL_SPECIAL_RULE(erfcx_fn, g*(2 * c * tl::special::erfcx(c) - 2 * std::numbers::inv_sqrtpi))
-TL_SPECIAL_RULE(erfinv_fn, g* tl::exp(tl::square(tl::special::erfinv(c))) * (std::numbers::sqrtpi / 2))
+TL_SPECIAL_RULE(erfinv_fn, g* tl::exp(tl::square(tl::special::erfinv(c))) * (0.5 / std::numbers::inv_sqrtpi))
 TL_SPECIAL_RULE(ndtr_fn, g* tl::exp(c * c * -0.5) * (std::numbers::inv_sqrtpi / std::numbers::sqrt2))
-TL_SPECIAL_RULE(ndtri_fn, g* tl::exp(tl::square(tl::special::ndtri(c)) * 0.5) * (std::numbers::sqrt2 * std::numbers::sqrtpi))
+TL_SPECIAL_RULE(ndtri_fn, g* tl::exp(tl::square(tl::special::ndtri(c)) * 0.5) * (std::numbers::sqrt2 / std::numbers::inv_sqrtpi))
 TL_SPECIAL_RULE(log_ndtr_fn,
                 g* tl::exp(c * c * -0.5 - tl::special::log_ndtr(c)) * (std::numbers::inv_sqrtpi / std::numbers::sqrt2))
 #undef TL_SPECIAL_RULE

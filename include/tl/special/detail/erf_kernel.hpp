@@ -125,7 +125,8 @@ TL_HDI V ndtri_kernel(const V& p) {
   const auto lower = p <= V(0.5);
   const V c = sel(lower, V(2) * p, V(2) - V(2) * p);
   const V a = sel(lower, V(1) - V(2) * p, V(2) * p - V(1));
-  const V r = erfinv_core(a, c) * V(std::numbers::sqrt2);
+  const V e = erfinv_core(a, c);
+  const V r = sel(e < V(1e300), vfma(e, V(std::numbers::sqrt2), e * V(-9.667293313452913e-17)), e);  // sqrt 2 = hi + lo
   return sel(visnan(p), p, sel(p < V(0.5), -r, r));
 }
 

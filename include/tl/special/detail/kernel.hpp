@@ -12,7 +12,9 @@
 #include <xsimd/xsimd.hpp>
 
 #include "tl/core/config.hpp"
+#include "tl/expr/elementwise.hpp"
 #include "tl/expr/functors.hpp"
+#include "tl/expr/node.hpp"
 
 namespace tl::special::detail {
 
@@ -86,7 +88,8 @@ TL_HDI V horner(const V& u) {
   else return vfma(horner<Cs...>(u), u, V(C0));
 }
 
-/// x*x as an unevaluated sum hi + lo (exact where fma is fused).
+/// x*x as an unevaluated sum hi + lo, exact (Dekker's product with Veltkamp's split, so it does
+/// not depend on a fused multiply-add: SSE2/AVX builds get the same results as FMA ones).
 template <class V>
 struct square2 {
   V hi, lo;
@@ -94,7 +97,10 @@ struct square2 {
 template <class V>
 TL_HDI square2<V> exact_square(const V& x) {
   const V hi = x * x;
-  return {hi, sel(hi < V(1e300), vfma(x, x, -hi), V(0))};  // no inf - inf at the top of the range
+  const V c = x * V(134217729.0);  // 2^27 + 1
+  const V xh = c - (c - x), xl = x - xh;
+  const V lo = ((xh * xh - hi) + V(2) * xh * xl) + xl * xl;
+  return {hi, sel(hi < V(1e300), lo, V(0))};  // no inf - inf at the top of the range
 }
 /// m exp(y + d) for a small correction d, with a subnormal result rounded once: below exp(-700)
 /// the exponential is taken of y + 64 ln2 (exact with ln2's Cody-Waite high part) and the product
@@ -176,3 +182,18 @@ struct native_binary : tl::detail::floating_binary {
 };
 
 }  // namespace tl::special::detail
+
+/// Defines the public factory tl::special::NAME(a) of the unary functor detail::NAME##_fn.
+#define TL_SPECIAL_UNARY_FACTORY(NAME)                                      \
+  template <expression A>                                                   \
+  auto NAME(A&& a) {                                                        \
+    return tl::detail::make_unary(detail::NAME##_fn{}, std::forward<A>(a));  \
+  }
+/// Defines the public factory tl::special::NAME(a, b) of the binary functor detail::NAME##_fn
+/// (operands broadcast; either may be a scalar).
+#define TL_SPECIAL_BINARY_FACTORY(NAME)                                                       \
+  template <class A, class B>                                                                 \
+    requires tl::detail::binary_operands<A, B>                                                \
+  auto NAME(A&& a, B&& b) {                                                                   \
+    return tl::detail::make_binary<detail::NAME##_fn>(std::forward<A>(a), std::forward<B>(b)); \
+  }
