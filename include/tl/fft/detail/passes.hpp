@@ -110,7 +110,7 @@ void c2c_pass(const complex<T>* src, complex<T>* dst, index_t outer, index_t nin
   const auto plan = plan_cache::instance().complex_plan<T>(n);
   const index_t ncopy = std::min(nin, n);
   const index_t W = static_cast<index_t>(packet<T>::size);
-  const index_t L = inner == 1 ? 1 : std::min(W, inner);
+  const index_t L = inner == 1 ? 1 : (inner >= 2 * W ? 2 * W : std::min(W, inner));
   const index_t nblk = (inner + L - 1) / L;
   tl::detail::parallel_ranges(outer * nblk, std::max<index_t>(1, grain_for(n * L)), [&](index_t lo, index_t hi) {
     scratch<T>& sc = scratch<T>::local();
@@ -122,9 +122,11 @@ void c2c_pass(const complex<T>* src, complex<T>* dst, index_t outer, index_t nin
       const index_t o = t / nblk, i0 = (t % nblk) * L, lanes = std::min(L, inner - i0);
       const complex<T>* s0 = src + (o * nin) * inner + i0;
       complex<T>* d0 = dst + (o * n) * inner + i0;
-      if (inner == 1)
+      if (inner == 1) {
         deinterleave(s0, ncopy, pr, pi);
-      else
+      } else if (lanes == L) {
+        for (index_t k = 0; k < ncopy; ++k) deinterleave(s0 + k * inner, L, pr + k * L, pi + k * L);
+      } else {
         for (index_t k = 0; k < ncopy; ++k) {
           const complex<T>* sk = s0 + k * inner;
           for (index_t l = 0; l < lanes; ++l) {
@@ -133,18 +135,22 @@ void c2c_pass(const complex<T>* src, complex<T>* dst, index_t outer, index_t nin
           }
           for (index_t l = lanes; l < L; ++l) pr[k * L + l] = pi[k * L + l] = T(0);
         }
+      }
       std::fill(pr + ncopy * L, pr + n * L, T(0));
       std::fill(pi + ncopy * L, pi + n * L, T(0));
       const auto [rr, ri] = plan->run(sc.re.data(), sc.im.data(), sc.wre.data(), sc.wim.data(), L);
       const T* outr = inverse ? ri : rr;
       const T* outi = inverse ? rr : ri;
-      if (inner == 1)
+      if (inner == 1) {
         interleave(outr, outi, n, scale, d0);
-      else
+      } else if (lanes == L) {
+        for (index_t k = 0; k < n; ++k) interleave(outr + k * L, outi + k * L, L, scale, d0 + k * inner);
+      } else {
         for (index_t k = 0; k < n; ++k) {
           complex<T>* dk = d0 + k * inner;
           for (index_t l = 0; l < lanes; ++l) dk[l] = complex<T>(outr[k * L + l] * scale, outi[k * L + l] * scale);
         }
+      }
     }
   });
 }
