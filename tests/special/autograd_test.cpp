@@ -1,23 +1,16 @@
 // Gradients of tl::special against finite differences (gradcheck, double precision) and torch's
 // conventions at the special points (xlogy at x = 0, logit outside [eps, 1 - eps], sinc at 0).
 #define TL_AUTOGRAD 1
-#include <doctest/doctest.h>
+#include "special_test_util.hpp"
 
 #include <cmath>
 #include <numbers>
-
-#include <tl/tensor.hpp>
 
 namespace ts = tl::special;
 using tl::autograd::gradcheck;
 
 namespace {
-tl::tensor<double, 1> vec(std::initializer_list<double> v) {
-  tl::tensor<double, 1> t(tl::shape_t<1>{static_cast<tl::index_t>(v.size())});
-  tl::index_t i = 0;
-  for (double x : v) t(i++) = x;
-  return t;
-}
+tl::tensor<double, 1> vec(std::initializer_list<double> v) { return special_test::from_list<double>(v); }
 }  // namespace
 
 TEST_CASE("special: gradcheck of the unary functions") {

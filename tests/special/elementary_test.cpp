@@ -32,12 +32,7 @@ TEST_CASE_TEMPLATE("elementary functions: ULP error against the mpmath reference
 
 TEST_CASE_TEMPLATE("elementary functions: torch's edge conventions", T, float, double) {
   const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
-  auto v = [](std::initializer_list<double> l) {
-    tl::tensor<T, 1> t(tl::shape_t<1>{static_cast<tl::index_t>(l.size())});
-    tl::index_t i = 0;
-    for (double x : l) t(i++) = static_cast<T>(x);
-    return t;
-  };
+  auto v = [](std::initializer_list<double> l) { return from_list<T>(l); };
   // xlogy / xlog1py: x == 0 gives 0 (also for y = 0, inf, and y = -1 in xlog1py), but NaN y gives NaN.
   const auto x = v({0, 0, 0, 0, nan, 2, -0.0, 1, 1, 0, 3, 3, 0, 0, 0, 0, 0});
   const auto y = v({0, nan, inf, -1, 1, 0, 5, -1, nan, -5, inf, 1, 1, 1, 1, 1, nan});

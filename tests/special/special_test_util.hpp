@@ -114,6 +114,15 @@ double max_ulp_binary(const std::string& name, Fn fn, Factory factory) {
   return worst;
 }
 
+/// A rank-1 tensor of dtype T holding the given values.
+template <class T>
+tl::tensor<T, 1> from_list(std::initializer_list<double> l) {
+  tl::tensor<T, 1> t(tl::shape_t<1>{static_cast<tl::index_t>(l.size())});
+  tl::index_t i = 0;
+  for (double x : l) t(i++) = static_cast<T>(x);
+  return t;
+}
+
 /// Exact equality including NaN == NaN and the sign of zero.
 template <class T>
 bool same(T got, double want) {
