@@ -39,6 +39,19 @@ TL_HDI V sel(const M& m, const V& a, const V& b) {
   else return xsimd::select(m, a, b);
 }
 
+/// Whether any / every lane of a mask is set: lets a kernel skip a region no lane of the packet
+/// is in (a uniform branch per packet, not a per-lane loop).
+template <class M>
+TL_HDI bool any_of(const M& m) {
+  if constexpr (std::is_same_v<M, bool>) return m;
+  else return xsimd::any(m);
+}
+template <class M>
+TL_HDI bool all_of(const M& m) {
+  if constexpr (std::is_same_v<M, bool>) return m;
+  else return xsimd::all(m);
+}
+
 #define TL_SPECIAL_VMATH1(NAME)                      \
   template <class V>                                 \
   TL_HDI V v##NAME(const V& x) {                     \

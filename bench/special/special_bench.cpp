@@ -1,0 +1,174 @@
+// tl::special against scalar peers: 1M elements, one thread, float and double.
+//
+// For each function: tl (one fused SIMD pass), a <cmath> loop where <cmath> has the function or
+// a textbook formula for it (erfcx = exp(x^2) erfc(x), ndtr = erfc(-x / sqrt 2) / 2,
+// log_ndtr = log(ndtr)), Boost.Math (erf, erfc, erf_inv, the normal cdf and quantile; skipped
+// when its headers are absent) and LibTorch's torch::special (its out= form, so no allocation is
+// timed; with TL_BENCH_HAVE_TORCH). The counter ns/elem is the time per element; every
+// benchmark checks its first results against the <cmath> or Boost loop before timing.
+//
+//   bench_special_special --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <tl/tensor.hpp>
+
+#if __has_include(<boost/math/special_functions/erf.hpp>)
+#include <boost/math/distributions/normal.hpp>
+#include <boost/math/special_functions/erf.hpp>
+#define TL_BENCH_HAVE_BOOST 1
+#endif
+#ifdef TL_BENCH_HAVE_TORCH
+#include <torch/torch.h>
+#endif
+
+namespace {
+constexpr std::int64_t n = 1 << 20;
+
+struct domain {
+  double lo, hi;
+};
+// Each function's inputs: uniform over the range where users evaluate it.
+domain domain_of(const std::string& f) {
+  if (f == "erfinv") return {-0.999, 0.999};
+  if (f == "ndtri" || f == "logit") return {0.001, 0.999};
+  if (f == "log_ndtr") return {-30, 8};
+  if (f == "erfcx") return {-3, 30};
+  return {-5, 5};
+}
+template <class T>
+tl::tensor<T, 1> input(const std::string& f) {
+  const domain d = domain_of(f);
+  std::mt19937_64 g(42);
+  std::uniform_real_distribution<double> u(d.lo, d.hi);
+  tl::tensor<T, 1> x(tl::shape_t<1>{n});
+  for (std::int64_t i = 0; i < n; ++i) x(i) = static_cast<T>(u(g));
+  return x;
+}
+void finish(benchmark::State& state) {
+  state.counters["ns/elem"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * n * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.SetItemsProcessed(state.iterations() * n);
+}
+bool close(double a, double b) { return std::abs(a - b) <= 1e-5 * std::abs(b) || (std::isnan(a) && std::isnan(b)); }
+
+// ---- the functions, in each library -------------------------------------------------------------
+#define TL_SPECIAL_BENCH_FUNCTIONS(X) X(erf) X(erfc) X(erfcx) X(erfinv) X(ndtr) X(ndtri) X(log_ndtr) X(logit)
+
+template <class T>
+T cmath_ref(const std::string& f, T x) {
+  constexpr T r2 = T(0.70710678118654752440);
+  if (f == "erf") return std::erf(x);
+  if (f == "erfc") return std::erfc(x);
+  if (f == "erfcx") return std::exp(x * x) * std::erfc(x);
+  if (f == "ndtr") return T(0.5) * std::erfc(-x * r2);
+  if (f == "log_ndtr") return std::log(T(0.5) * std::erfc(-x * r2));
+  if (f == "logit") return std::log(x / (T(1) - x));
+  return std::numeric_limits<T>::quiet_NaN();  // erfinv, ndtri: no <cmath> form
+}
+/// Where the textbook formula is accurate enough to check tl against (|x| < 3; no inverse).
+bool checkable(const std::string& f, double x) { return f != "erfinv" && f != "ndtri" && std::abs(x) < 3; }
+
+template <class T, class F>
+void run_scalar(benchmark::State& state, const std::string& f, F fn) {
+  tl::set_num_threads(1);
+  const auto x = input<T>(f);
+  std::vector<T> y(n);
+  for (auto _ : state) {
+    for (std::int64_t i = 0; i < n; ++i) y[i] = fn(x(i));
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  finish(state);
+}
+
+#define TL_BENCH_TL(NAME)                                                                 \
+  template <class T>                                                                      \
+  void BM_tl_##NAME(benchmark::State& state) {                                            \
+    tl::set_num_threads(1);                                                               \
+    const auto x = input<T>(#NAME);                                                       \
+    tl::tensor<T, 1> y(tl::shape_t<1>{n});                                                \
+    y = tl::special::NAME(x);                                                             \
+    for (std::int64_t i = 0; i < 64; ++i)                                                 \
+      if (checkable(#NAME, x(i)) && !close(y(i), cmath_ref<double>(#NAME, x(i)))) {       \
+        state.SkipWithError("tl differs from <cmath>");                                   \
+        return;                                                                           \
+      }                                                                                   \
+    for (auto _ : state) {                                                                \
+      y = tl::special::NAME(x);                                                           \
+      benchmark::DoNotOptimize(y.data());                                                 \
+      benchmark::ClobberMemory();                                                         \
+    }                                                                                     \
+    finish(state);                                                                        \
+  }                                                                                       \
+  BENCHMARK_TEMPLATE(BM_tl_##NAME, float);                                                \
+  BENCHMARK_TEMPLATE(BM_tl_##NAME, double);
+TL_SPECIAL_BENCH_FUNCTIONS(TL_BENCH_TL)
+#undef TL_BENCH_TL
+
+// <cmath> loops: the string dispatch above is resolved at compile time by one lambda per function.
+#define TL_BENCH_CMATH(NAME, EXPR)                                       \
+  template <class T>                                                     \
+  void BM_cmath_loop_##NAME(benchmark::State& state) {                   \
+    constexpr T r2 = T(0.70710678118654752440);                          \
+    (void)r2;                                                            \
+    run_scalar<T>(state, #NAME, [&](T x) { return EXPR; });              \
+  }                                                                      \
+  BENCHMARK_TEMPLATE(BM_cmath_loop_##NAME, float);                       \
+  BENCHMARK_TEMPLATE(BM_cmath_loop_##NAME, double);
+TL_BENCH_CMATH(erf, std::erf(x))
+TL_BENCH_CMATH(erfc, std::erfc(x))
+TL_BENCH_CMATH(erfcx, std::exp(x * x) * std::erfc(x))
+TL_BENCH_CMATH(ndtr, T(0.5) * std::erfc(-x * r2))
+TL_BENCH_CMATH(log_ndtr, std::log(T(0.5) * std::erfc(-x * r2)))
+TL_BENCH_CMATH(logit, std::log(x / (T(1) - x)))
+#undef TL_BENCH_CMATH
+
+#ifdef TL_BENCH_HAVE_BOOST
+#define TL_BENCH_BOOST(NAME, EXPR)                                       \
+  template <class T>                                                     \
+  void BM_boost_##NAME(benchmark::State& state) {                        \
+    const boost::math::normal_distribution<T> nd;                        \
+    (void)nd;                                                            \
+    run_scalar<T>(state, #NAME, [&](T x) { return EXPR; });              \
+  }                                                                      \
+  BENCHMARK_TEMPLATE(BM_boost_##NAME, float);                            \
+  BENCHMARK_TEMPLATE(BM_boost_##NAME, double);
+TL_BENCH_BOOST(erf, boost::math::erf(x))
+TL_BENCH_BOOST(erfc, boost::math::erfc(x))
+TL_BENCH_BOOST(erfinv, boost::math::erf_inv(x))
+TL_BENCH_BOOST(ndtr, boost::math::cdf(nd, x))
+TL_BENCH_BOOST(ndtri, boost::math::quantile(nd, x))
+#undef TL_BENCH_BOOST
+#endif
+
+#ifdef TL_BENCH_HAVE_TORCH
+#define TL_BENCH_TORCH(NAME)                                                                              \
+  template <class T>                                                                                      \
+  void BM_torch_##NAME(benchmark::State& state) {                                                         \
+    at::set_num_threads(1);                                                                               \
+    torch::NoGradGuard no_grad;                                                                           \
+    const auto x = input<T>(#NAME);                                                                       \
+    const auto dt = std::is_same_v<T, float> ? torch::kFloat32 : torch::kFloat64;                        \
+    const auto tx = torch::from_blob(const_cast<T*>(x.data()), {n}, dt).clone();                          \
+    auto ty = torch::empty({n}, dt);                                                                      \
+    for (auto _ : state) {                                                                                \
+      at::special_##NAME##_out(ty, tx);                                                                   \
+      benchmark::DoNotOptimize(ty.data_ptr());                                                            \
+      benchmark::ClobberMemory();                                                                         \
+    }                                                                                                     \
+    finish(state);                                                                                        \
+  }                                                                                                       \
+  BENCHMARK_TEMPLATE(BM_torch_##NAME, float);                                                             \
+  BENCHMARK_TEMPLATE(BM_torch_##NAME, double);
+TL_SPECIAL_BENCH_FUNCTIONS(TL_BENCH_TORCH)
+#undef TL_BENCH_TORCH
+#endif
+}  // namespace
+
+BENCHMARK_MAIN();
