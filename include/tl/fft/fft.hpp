@@ -28,6 +28,9 @@
 #if TL_AUTOGRAD
 #include "tl/fft/detail/autograd.hpp"
 #endif
+#if defined(__CUDACC__)
+#include "tl/fft/cuda/fft.cuh"
+#endif
 
 namespace tl::fft {
 

@@ -15,6 +15,7 @@
 #include "tl/core/error.hpp"
 #include "tl/core/tensor.hpp"
 #include "tl/expr/elementwise.hpp"
+#include "tl/fft/detail/device.hpp"
 #include "tl/fft/detail/passes.hpp"
 #include "tl/ops/matmul.hpp"
 
@@ -115,14 +116,6 @@ void default_sizes(const char* op, const shape_t<R>& shape, axes_spec& a, std::s
     }
 }
 
-/// Extents before and after axis d of a row-major shape.
-template <std::size_t R>
-std::pair<index_t, index_t> outer_inner(const shape_t<R>& s, std::size_t d) {
-  index_t o = 1, i = 1;
-  for (std::size_t k = 0; k < d; ++k) o *= s[k];
-  for (std::size_t k = d + 1; k < R; ++k) i *= s[k];
-  return {o, i};
-}
 
 /// The geometry of one pass along axis d: the output shape (extent `nout` along d), the input
 /// length, and the extents before and after d.
@@ -145,10 +138,17 @@ template <class E>
 axes_spec prepare(const char* op, const E& x, const std::vector<index_t>& s, const std::vector<index_t>& dim,
                   default_dims def, bool all_defaults) {
   static_assert(E::rank >= 1, "tl::fft: the input must have at least one dimension (torch raises the same)");
-  check_host(op, x);
   axes_spec a = resolve_axes(op, x.shape(), s, dim, def);
   default_sizes(op, x.shape(), a, all_defaults ? a.dims.size() : a.dims.size() - 1);
   return a;
+}
+
+/// The factor of each pass (see pass_scale), for the device path.
+template <class T>
+std::vector<T> scales_of(const axes_spec& a, norm_mode nm, bool inverse) {
+  std::vector<T> v;
+  for (index_t n : a.sizes) v.push_back(pass_scale<T>(nm, n, inverse));
+  return v;
 }
 
 /// Runs complex-to-complex passes over dims[first..last) of `cur` (contiguous), reallocating only
@@ -199,6 +199,8 @@ complex_result_t<E> c2c_nd(const char* op, E&& x, const std::vector<index_t>& s,
     if (tl::detail::must_record(x)) return record_c2c(op, x, s, dim, nm, inverse, def);
   const axes_spec a = prepare(op, x, s, dim, def, true);
   tensor<complex<T>, R> cur = tl::detail::contiguous_as<complex<T>>(std::forward<E>(x));
+  if (cur.is_cuda())
+    return device_c2c<T, R>(op, cur, a.dims, a.sizes, 0, a.dims.size(), inverse, scales_of<T>(a, nm, inverse), false);
   bool owned = false;
   c2c_axes(cur, owned, a, 0, a.dims.size(), inverse, nm, inverse);
   return cur;
@@ -222,6 +224,12 @@ complex_result_t<E> r2c_nd(const char* op, E&& x, const std::vector<index_t>& s,
   const std::size_t last = a.dims.size() - 1;
   const std::size_t d = a.dims[last];
   const index_t n = a.sizes[last];
+  if (xr.is_cuda()) {
+    tensor<complex<T>, R> cur = device_r2c<T, R>(op, xr, d, n, pass_scale<T>(nm, n, false));
+    cur = device_c2c<T, R>(op, cur, a.dims, a.sizes, 0, last, false, scales_of<T>(a, nm, false), true);
+    if (conj_out) cur = cur.conj().resolve_conj();
+    return cur;
+  }
   const axis_pass<R> g = along(xr.shape(), d, n / 2 + 1);
   tensor<complex<T>, R> cur(g.out);
   r2c_pass<T>(xr.data(), cur.data(), g.outer, g.nin, n, g.inner, pass_scale<T>(nm, n, false));
@@ -256,6 +264,12 @@ real_result_t<E> c2r_nd(const char* op, E&& x, const std::vector<index_t>& s, co
                                 d, " is < 1; pass n explicitly"));
   }
   tensor<complex<T>, R> cur = tl::detail::contiguous_as<complex<T>>(std::forward<E>(x));
+  if (cur.is_cuda()) {
+    if (conj_in) cur = cur.conj().resolve_conj();
+    cur = device_c2c<T, R>(op, cur, a.dims, a.sizes, 0, last, true, scales_of<T>(a, nm, true), conj_in);
+    const index_t n = a.sizes[last];
+    return device_c2r<T, R>(op, cur, d, n, pass_scale<T>(nm, n, true), conj_in || last > 0);
+  }
   bool owned = false;
   // The inverse of conj(x) is the conjugate of the forward transform of x: with conj_in the
   // complex passes run forward and the last pass conjugates.
