@@ -211,7 +211,41 @@ template <class T>
 struct stage_twiddles {
   const T* re;
   const T* im;
+  /// The same twiddles laid out [r - 1][p] (first stage only, else null): packets over p.
+  const T* re_by_r = nullptr;
+  const T* im_by_r = nullptr;
 };
+
+/// The first stage of a single line (inner length 1) with packets over the butterfly index p:
+/// R / W tile transposes put each packet's outputs y[p R + r] in place. Needs R % W == 0 and
+/// m % W == 0.
+template <int R, class T>
+void first_stage_packets(index_t m, const T* xr, const T* xi, T* yr, T* yi, stage_twiddles<T> tw) {
+  using P = packet<T>;
+  constexpr index_t W = static_cast<index_t>(P::size);
+  const odd_radix_table<T, (R % 2 ? R : 3)>* tab = nullptr;
+  alignas(64) T tr[R * W], ti[R * W];
+  for (index_t p0 = 0; p0 < m; p0 += W) {
+    P ar[R], ai[R];
+    for (int k = 0; k < R; ++k) {
+      ar[k] = P::load_unaligned(xr + p0 + k * m);
+      ai[k] = P::load_unaligned(xi + p0 + k * m);
+    }
+    dft_points<R, P, T>(ar, ai, tab);
+    ar[0].store_aligned(tr);
+    ai[0].store_aligned(ti);
+    for (int r = 1; r < R; ++r) {
+      const P wr = P::load_unaligned(tw.re_by_r + (r - 1) * m + p0);
+      const P wi = P::load_unaligned(tw.im_by_r + (r - 1) * m + p0);
+      fmsub(ar[r], wr, ai[r] * wi).store_aligned(tr + r * W);
+      fmadd(ar[r], wi, ai[r] * wr).store_aligned(ti + r * W);
+    }
+    for (index_t b = 0; b < R / W; ++b) {
+      transpose_tile(tr + b * W * W, W, yr + p0 * R + b * W, R);
+      transpose_tile(ti + b * W * W, W, yi + p0 * R + b * W, R);
+    }
+  }
+}
 
 /// One radix-R butterfly column of a Stockham stage on packets or scalars V:
 /// y[j + s (p R + r)] = w^(p r) * sum_k x[j + s (p + k m)] e^(-2 pi i r k / R).
@@ -247,6 +281,9 @@ void stockham_stage(index_t m, index_t s, const T* xr, const T* xi, T* yr, T* yi
   constexpr index_t W = static_cast<index_t>(P::size);
   const odd_radix_table<T, (R % 2 ? R : 3)>* tab = nullptr;
   if constexpr (R % 2 == 1) tab = &odd_radix_table<T, R>::get();
+  if constexpr (R % W == 0) {
+    if (s == 1 && m % W == 0 && tw.re_by_r) return first_stage_packets<R, T>(m, xr, xi, yr, yi, tw);
+  }
   if (m == 1) {  // the last stage: every twiddle is 1
     const index_t sv = s - s % W;
     for (index_t j = 0; j < sv; j += W) stage_column<R, false, P, T>(1, s, 0, j, xr, xi, yr, yi, nullptr, nullptr, tab);

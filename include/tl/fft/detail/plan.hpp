@@ -127,7 +127,8 @@ class c2c_plan {
     for (std::size_t st = 0; st < m_radix.size(); ++st) {
       const int R = m_radix[st];
       left /= R;
-      const stage_twiddles<T> tw{m_tw_re[st].data(), m_tw_im[st].data()};
+      const stage_twiddles<T> tw{m_tw_re[st].data(), m_tw_im[st].data(), st == 0 ? m_tw0_re.data() : nullptr,
+                                 st == 0 ? m_tw0_im.data() : nullptr};
       switch (R) {
         case 2: stockham_stage<2, T>(left, s * L, xr, xi, yr, yi, tw); break;
         case 3: stockham_stage<3, T>(left, s * L, xr, xi, yr, yi, tw); break;
@@ -186,6 +187,15 @@ class c2c_plan {
           wr[p * (R - 1) + r - 1] = c;
           wi[p * (R - 1) + r - 1] = s;
         }
+      if (m_tw_re.empty()) {  // the first stage's twiddles again, [r - 1][p], for packets over p
+        m_tw0_re.resize(wr.size());
+        m_tw0_im.resize(wr.size());
+        for (index_t p = 0; p < m; ++p)
+          for (int r = 1; r < R; ++r) {
+            m_tw0_re[(r - 1) * m + p] = wr[p * (R - 1) + r - 1];
+            m_tw0_im[(r - 1) * m + p] = wi[p * (R - 1) + r - 1];
+          }
+      }
       m_tw_re.push_back(std::move(wr));
       m_tw_im.push_back(std::move(wi));
       L = m;
@@ -368,6 +378,7 @@ class c2c_plan {
   index_t m_n;
   std::vector<int> m_radix;
   std::vector<std::vector<T>> m_tw_re, m_tw_im;
+  std::vector<T> m_tw0_re, m_tw0_im;
   index_t m_blue_n = 0;
   std::shared_ptr<const c2c_plan<T>> m_sub;
   index_t m_n1 = 0, m_n2 = 0, m_four_scratch = 0;
