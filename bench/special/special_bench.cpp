@@ -7,6 +7,7 @@
 // timed; with TL_BENCH_HAVE_TORCH). The counter ns/elem is the time per element; every
 // benchmark checks its first results against the <cmath> or Boost loop before timing.
 //
+// main() comes from benchmark_main (as for every bench/**/*_bench.cpp):
 //   bench_special_special --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
@@ -170,5 +171,3 @@ TL_SPECIAL_BENCH_FUNCTIONS(TL_BENCH_TORCH)
 #undef TL_BENCH_TORCH
 #endif
 }  // namespace
-
-BENCHMARK_MAIN();
