@@ -22,17 +22,23 @@ namespace tl::fft::detail {
 /// Per-thread work arrays, grown on demand and reused across calls.
 template <class T>
 struct scratch {
-  std::vector<T> re, im, wre, wim;
+  // One block holding the four work arrays, each start shifted by a few cache lines so that
+  // arrays of power-of-two sizes do not alias modulo 4 KiB (loads of one and stores to another
+  // would then stall on false store-to-load dependencies).
+  std::vector<T> block;
+  std::size_t data_cap = 0, work_cap = 0;
+  T *re = nullptr, *im = nullptr, *wre = nullptr, *wim = nullptr;
   std::vector<complex<T>> line;
   void reserve(std::size_t data, std::size_t work) {
-    if (re.size() < data) {
-      re.resize(data);
-      im.resize(data);
-    }
-    if (wre.size() < work) {
-      wre.resize(work);
-      wim.resize(work);
-    }
+    if (data <= data_cap && work <= work_cap) return;
+    data_cap = std::max(data, data_cap);
+    work_cap = std::max(work, work_cap);
+    constexpr std::size_t pad = 64 / sizeof(T);  // one cache line
+    block.assign(2 * data_cap + 2 * work_cap + 10 * pad, T(0));
+    re = block.data();
+    im = re + data_cap + 3 * pad;
+    wre = im + data_cap + 2 * pad;
+    wim = wre + work_cap + 3 * pad;
   }
   static scratch& local() {
     thread_local scratch s;
@@ -116,8 +122,8 @@ void c2c_pass(const complex<T>* src, complex<T>* dst, index_t outer, index_t nin
     scratch<T>& sc = scratch<T>::local();
     sc.reserve(static_cast<std::size_t>(n * L), static_cast<std::size_t>(plan->scratch_size() * L));
     // The inverse runs the forward kernels on swapped (imag, real) arrays.
-    T* pr = inverse ? sc.im.data() : sc.re.data();
-    T* pi = inverse ? sc.re.data() : sc.im.data();
+    T* pr = inverse ? sc.im : sc.re;
+    T* pi = inverse ? sc.re : sc.im;
     for (index_t t = lo; t < hi; ++t) {
       const index_t o = t / nblk, i0 = (t % nblk) * L, lanes = std::min(L, inner - i0);
       const complex<T>* s0 = src + (o * nin) * inner + i0;
@@ -138,7 +144,7 @@ void c2c_pass(const complex<T>* src, complex<T>* dst, index_t outer, index_t nin
       }
       std::fill(pr + ncopy * L, pr + n * L, T(0));
       std::fill(pi + ncopy * L, pi + n * L, T(0));
-      const auto [rr, ri] = plan->run(sc.re.data(), sc.im.data(), sc.wre.data(), sc.wim.data(), L);
+      const auto [rr, ri] = plan->run(sc.re, sc.im, sc.wre, sc.wim, L);
       const T* outr = inverse ? ri : rr;
       const T* outi = inverse ? rr : ri;
       if (inner == 1) {
@@ -166,8 +172,8 @@ void r2c_pass(const T* src, complex<T>* dst, index_t outer, index_t nin, index_t
   tl::detail::parallel_ranges(outer * inner, grain_for(n), [&](index_t lo, index_t hi) {
     scratch<T>& sc = scratch<T>::local();
     sc.reserve(static_cast<std::size_t>(nc), static_cast<std::size_t>(cp.scratch_size()));
-    T* re = sc.re.data();
-    T* im = sc.im.data();
+    T* re = sc.re;
+    T* im = sc.im;
     for (index_t t = lo; t < hi; ++t) {
       const index_t o = t / inner, i = t % inner;
       const T* s0 = src + o * nin * inner + i;
@@ -183,7 +189,7 @@ void r2c_pass(const T* src, complex<T>* dst, index_t outer, index_t nin, index_t
           re[j] = 2 * j < nin ? s0[(2 * j) * inner] : T(0);
           im[j] = 2 * j + 1 < nin ? s0[(2 * j + 1) * inner] : T(0);
         }
-        const auto [zr, zi] = cp.run(re, im, sc.wre.data(), sc.wim.data(), 1);
+        const auto [zr, zi] = cp.run(re, im, sc.wre, sc.wim, 1);
         const T* wr = plan->w_re();
         const T* wi = plan->w_im();
         const T half = T(0.5) * scale;
@@ -202,7 +208,7 @@ void r2c_pass(const T* src, complex<T>* dst, index_t outer, index_t nin, index_t
           re[j] = j < nin ? s0[j * inner] : T(0);
           im[j] = T(0);
         }
-        const auto [zr, zi] = cp.run(re, im, sc.wre.data(), sc.wim.data(), 1);
+        const auto [zr, zi] = cp.run(re, im, sc.wre, sc.wim, 1);
         for (index_t k = 0; k < nout; ++k) d0[k * inner] = complex<T>(zr[k] * scale, zi[k] * scale);
       }
     }
@@ -226,8 +232,8 @@ void c2r_pass(const complex<T>* src, T* dst, index_t outer, index_t nin, index_t
     sc.reserve(static_cast<std::size_t>(nc), static_cast<std::size_t>(cp.scratch_size()));
     if (sc.line.size() < static_cast<std::size_t>(h + 1)) sc.line.resize(static_cast<std::size_t>(h + 1));
     complex<T>* X = sc.line.data();
-    T* re = sc.re.data();
-    T* im = sc.im.data();
+    T* re = sc.re;
+    T* im = sc.im;
     for (index_t t = lo; t < hi; ++t) {
       const index_t o = t / inner, i = t % inner;
       const complex<T>* s0 = src + o * nin * inner + i;
@@ -250,7 +256,7 @@ void c2r_pass(const complex<T>* src, T* dst, index_t outer, index_t nin, index_t
           im[k] = er - ti;  // real part, swapped
           re[k] = ei + tr;  // imaginary part, swapped
         }
-        const auto [zi, zr] = cp.run(re, im, sc.wre.data(), sc.wim.data(), 1);
+        const auto [zi, zr] = cp.run(re, im, sc.wre, sc.wim, 1);
         for (index_t j = 0; j < h; ++j) {
           d0[(2 * j) * inner] = zr[j] * scale;
           d0[(2 * j + 1) * inner] = zi[j] * scale;
@@ -265,7 +271,7 @@ void c2r_pass(const complex<T>* src, T* dst, index_t outer, index_t nin, index_t
           im[k] = X[n - k].re;
           re[k] = -X[n - k].im;
         }
-        const auto [zi, zr] = cp.run(re, im, sc.wre.data(), sc.wim.data(), 1);
+        const auto [zi, zr] = cp.run(re, im, sc.wre, sc.wim, 1);
         (void)zi;
         for (index_t j = 0; j < n; ++j) d0[j * inner] = zr[j] * scale;
       }
