@@ -14,8 +14,10 @@
 // memory, dominates), written as 10 separate tl assignments. Eager, each assignment is one kernel
 // launch; captured once in a tl::cuda::graph, a replay is one graph launch.
 //
-// Reductions (sum, softmax, ...) are not benchmarked here: the CUDA evaluator does not run them
-// yet (they throw tl::device_error on device tensors).
+// Reductions and softmax: the sum over rows (`tl::sum(m, 1)`) and over columns (`tl::sum(m, 0)`) of an
+// 8192 x 8192 float matrix, and `tl::softmax(x, -1)` of 8192 x 4096 floats, each against a device
+// copy of the same bytes (BM_copy_d2d moves the matrix's 256 MiB; BM_copy_d2d_softmax the softmax
+// input's 128 MiB). Bytes processed count the input read once and the result written once.
 //
 // Times are GPU times between two CUDA events recorded on the current stream around the work of
 // one iteration (manual time), with a synchronization after each iteration. Bytes processed count
@@ -281,6 +283,83 @@ void BM_graph_20op(benchmark::State& state) {
   state.counters["launches"] = 1;
 }
 BENCHMARK(BM_graph_20op)->Apply(small_args);
+
+// ---- reductions and softmax ---------------------------------------------------------------------
+
+constexpr std::int64_t red_rows = 8192, red_cols = 8192;  // the summed matrix: n floats
+constexpr std::int64_t sm_rows = 8192, sm_cols = 4096;    // the softmax input: n / 2 floats
+
+/// Made once on the device and never destroyed (see inputs()).
+const tl::tensor<float, 2>& sum_matrix() {
+  static const auto* m = new tl::tensor<float, 2>(tl::rand<float>(red_rows, red_cols, gpu));
+  return *m;
+}
+const tl::tensor<float, 2>& softmax_input() {
+  static const auto* x = new tl::tensor<float, 2>(tl::randn<float>(sm_rows, sm_cols, gpu));
+  return *x;
+}
+
+/// Compares a device result with the host evaluator's (relative tolerance; the device sums in a
+/// different order).
+template <std::size_t R>
+bool check_close(benchmark::State& state, const tl::tensor<float, R>& got_dev, const tl::tensor<float, R>& ref,
+                 float rtol, float atol) {
+  const auto got = got_dev.cpu();
+  for (std::int64_t i = 0; i < ref.numel(); ++i) {
+    const float g = got.data()[i], r = ref.data()[i];
+    if (!(std::abs(g - r) <= atol + rtol * std::abs(r))) {
+      state.SkipWithError(("result differs from the host evaluator at " + std::to_string(i) + ": " +
+                           std::to_string(g) + " vs " + std::to_string(r))
+                              .c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The bandwidth ceiling for the softmax: a device copy of its input's bytes.
+void BM_copy_d2d_softmax(benchmark::State& state) {
+  const auto& x = softmax_input();
+  auto r = tl::zeros<float>(sm_rows, sm_cols, gpu);
+  const std::int64_t count = sm_rows * sm_cols;
+  auto body = [&] {
+    TL_CUDA_CHECK(cudaMemcpyAsync(r.data(), x.data(), static_cast<std::size_t>(count) * sizeof(float),
+                                  cudaMemcpyDeviceToDevice, tl::cuda::current_stream()),
+                  "bench::copy_d2d_softmax");
+  };
+  body();
+  timed_loop(state, body);
+  set_counters(state, count, 2);
+}
+BENCHMARK(BM_copy_d2d_softmax)->Apply(large_args);
+
+/// tl::sum(m, Dim) of the 8192 x 8192 matrix: Dim 1 sums each row, Dim 0 each column.
+template <int Dim>
+void BM_tl_sum(benchmark::State& state) {
+  const auto& m = sum_matrix();
+  tl::tensor<float, 1> r;
+  auto body = [&] { r = tl::sum(m, Dim); };
+  body();
+  if (!check_close<1>(state, r, tl::tensor<float, 1>(tl::sum(m.cpu(), Dim)), 1e-5f, 0.0f)) return;
+  timed_loop(state, body);
+  const std::int64_t out = Dim == 1 ? red_rows : red_cols;
+  state.SetItemsProcessed(state.iterations() * red_rows * red_cols);
+  state.SetBytesProcessed(state.iterations() * (red_rows * red_cols + out) * static_cast<std::int64_t>(sizeof(float)));
+}
+BENCHMARK_TEMPLATE(BM_tl_sum, 1)->Name("BM_tl_sum_rows")->Apply(large_args);
+BENCHMARK_TEMPLATE(BM_tl_sum, 0)->Name("BM_tl_sum_cols")->Apply(large_args);
+
+/// tl::softmax(x, -1) of 8192 x 4096 floats: one fused kernel, each row read once.
+void BM_tl_softmax_last(benchmark::State& state) {
+  const auto& x = softmax_input();
+  tl::tensor<float, 2> y;
+  auto body = [&] { y = tl::softmax(x, -1); };
+  body();
+  if (!check_close<2>(state, y, tl::tensor<float, 2>(tl::softmax(x.cpu(), -1)), 1e-5f, 1e-9f)) return;
+  timed_loop(state, body);
+  set_counters(state, sm_rows * sm_cols, 2);
+}
+BENCHMARK(BM_tl_softmax_last)->Apply(large_args);
 
 }  // namespace
 

@@ -4,6 +4,8 @@
     5-op:          r = a*b + c*sin(d) - exp(-e)       (64M floats)
     copy:          out.copy_(a)                       (64M floats, the bandwidth ceiling)
     20-op chain:   the 10 assignments of BM_eager_20op (64K floats, launch-bound)
+    sum rows/cols: m.sum(1), m.sum(0)                 (8192 x 8192 floats)
+    softmax:       torch.softmax(x, -1)               (8192 x 4096 floats; copy of the same bytes)
 
 Each expression is written as a PyTorch user writes it: eager, one kernel and one fresh
 temporary per op. Times are GPU times between two torch.cuda.Event records around one run,
@@ -80,6 +82,18 @@ def main():
 
         # 13 reads + 10 writes, as counted for BM_eager_20op (torch launches 20 kernels, not 10)
         report("torch_eager_20op", median_ms(chain), N_SMALL, 23)
+
+        # Reductions and softmax, with the byte counts of BM_tl_sum_rows / _cols / BM_tl_softmax_last:
+        # the input read once and the result written once.
+        del a, b, c, d, e, out, x
+        m = torch.rand(8192, 8192, device=dev)
+        report("torch_sum_rows", median_ms(lambda: m.sum(1)), 8192 * 8192 + 8192, 1)
+        report("torch_sum_cols", median_ms(lambda: m.sum(0)), 8192 * 8192 + 8192, 1)
+        del m
+        xs = torch.randn(8192, 4096, device=dev)
+        out_s = torch.empty_like(xs)
+        report("copy_d2d_softmax", median_ms(lambda: out_s.copy_(xs)), 8192 * 4096, 2)
+        report("torch_softmax_last", median_ms(lambda: torch.softmax(xs, -1)), 8192 * 4096, 2)
 
 
 if __name__ == "__main__":
