@@ -29,7 +29,7 @@ struct logit_fn : native_unary<logit_fn> {
   static constexpr const char* name = "logit";
   double eps = -1;
   template <class V>
-  TL_HDI V kernel(V x) const {
+  TL_SPECIAL_KERNEL V kernel(V x) const {
     if (eps >= 0) {
       const V lo(static_cast<scalar_t<V>>(eps)), hi(static_cast<scalar_t<V>>(1 - eps));
       x = sel(x < lo, lo, sel(x > hi, hi, x));  // NaN stays NaN
@@ -46,7 +46,7 @@ struct logit_fn : native_unary<logit_fn> {
 struct sinc_fn : via_double_unary<sinc_fn> {
   static constexpr const char* name = "sinc";
   template <class V>
-  static TL_HDI V kernel(const V& x) {
+  static TL_SPECIAL_KERNEL V kernel(const V& x) {
     using S = scalar_t<V>;
     constexpr S pi_hi = static_cast<S>(std::numbers::pi);
     constexpr S pi_lo =
@@ -67,7 +67,7 @@ struct sinc_fn : via_double_unary<sinc_fn> {
 struct expit_fn : via_double_unary<expit_fn> {
   static constexpr const char* name = "expit";
   template <class V>
-  static TL_HDI V kernel(const V& x) {
+  static TL_SPECIAL_KERNEL V kernel(const V& x) {
     const V e = times_exp(V(1), -vabs(x), V(0));
     return sel(x < V(0), e / (V(1) + e), V(1) / (V(1) + e));
   }
@@ -77,7 +77,7 @@ struct expit_fn : via_double_unary<expit_fn> {
 struct exp2_fn : native_unary<exp2_fn> {
   static constexpr const char* name = "exp2";
   template <class V>
-  static TL_HDI V kernel(const V& x) {
+  static TL_SPECIAL_KERNEL V kernel(const V& x) {
     using S = scalar_t<V>;
     const auto sub = x < V(std::numeric_limits<S>::min_exponent - 1);
     const V r = [](const V& v) {
@@ -92,7 +92,7 @@ struct exp2_fn : native_unary<exp2_fn> {
 struct entr_fn : native_unary<entr_fn> {
   static constexpr const char* name = "entr";
   template <class V>
-  static TL_HDI V kernel(const V& x) {
+  static TL_SPECIAL_KERNEL V kernel(const V& x) {
     const V v = -x * vlog(x);
     return sel(x > V(0), v, sel(x == V(0), V(0), sel(x < V(0), V(-std::numeric_limits<scalar_t<V>>::infinity()), x)));
   }
@@ -102,7 +102,7 @@ struct entr_fn : native_unary<entr_fn> {
 template <bool Plus1>
 struct xlog_base : native_binary<xlog_base<Plus1>> {
   template <class V>
-  static TL_HDI V kernel(const V& x, const V& y) {
+  static TL_SPECIAL_KERNEL V kernel(const V& x, const V& y) {
     const V l = Plus1 ? vlog1p(y) : vlog(y);
     return sel(visnan(y), y, sel(x == V(0), V(0), x * l));
   }
@@ -120,7 +120,7 @@ struct round_fn : native_unary<round_fn> {
   static constexpr const char* name = "round";
   int decimals = 0;
   template <class V>
-  TL_HDI V kernel(const V& x) const {
+  TL_SPECIAL_KERNEL V kernel(const V& x) const {
     using S = scalar_t<V>;
     double p = 1;
     for (int i = 0; i < (decimals < 0 ? -decimals : decimals); ++i) p *= 10;

@@ -20,7 +20,7 @@ namespace detail {
   struct NAME##_fn : via_double_unary<NAME##_fn> {                 \
     static constexpr const char* name = #NAME;                     \
     template <class V>                                             \
-    static TL_HDI V kernel(const V& x) {                           \
+    static TL_SPECIAL_KERNEL V kernel(const V& x) {                           \
       return NAME##_kernel(x);                                     \
     }                                                              \
   };

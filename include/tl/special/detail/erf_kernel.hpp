@@ -21,25 +21,25 @@ namespace tl::special::detail {
 
 /// erf(x) for |x| <= 0.75.
 template <class V>
-TL_HDI V erf_small(const V& x) {
+TL_SPECIAL_KERNEL V erf_small(const V& x) {
   return x * horner<1.0309528156012642, -0.0896037671090999, 0.007314485234578211, -0.0004808724780316298, 2.5991645175708047e-05, -1.186568421151538e-06, 4.6785583280197317e-08, -1.6217950772511538e-09, 5.012957466302167e-11, -1.3976198263039807e-12, 3.548003379953805e-14, -8.266278403301407e-16, 1.7817262369307465e-17, -3.563376490527416e-19>(vfma(x * x, V(32.0 / 9.0), V(-1)));
 }
 /// erfcx(x) for x >= 0.5 (x = +inf gives 0).
 template <class V>
-TL_HDI V erfcx_large(const V& x) {
+TL_SPECIAL_KERNEL V erfcx_large(const V& x) {
   const V u = V(1) - V(7) / (x + V(3));
   return horner<0.5479978305002455, 0.052258032714829, -0.0713088499260104, 0.05918606116410186, -0.035910288048931746, 0.016148789627227177, -0.004959218343574175, 0.0006826138779296264, 0.0001947477128841567, -0.00011367529569807803, 4.95890198996207e-06, 1.145507886347327e-05, -2.1105356403935244e-06, -1.2037507752912602e-06, 3.5259458040071556e-07, 1.5255941434922473e-07, -5.112327924693182e-08, -2.385524901789007e-08, 6.797125132692028e-09, 4.265538160838111e-09, -7.643259396873842e-10, -7.642269678839514e-10, 5.876320538954958e-11, 1.1336820970545483e-10, -1.7168963285214728e-12, -9.675825013836243e-12>(u) / x;
 }
 
 template <class V>
-TL_HDI V erf_kernel(const V& x) {
+TL_SPECIAL_KERNEL V erf_kernel(const V& x) {
   const V a = vabs(x);
   const V big = V(1) - times_exp_neg(erfcx_large(vmax(a, V(0.5))), exact_square(a), 1.0);
   return sel(a < V(0.75), erf_small(x), vcopysign(big, x));
 }
 
 template <class V>
-TL_HDI V erfc_kernel(const V& x) {
+TL_SPECIAL_KERNEL V erfc_kernel(const V& x) {
   const V a = vabs(x);
   const V tail = times_exp_neg(erfcx_large(vmax(a, V(0.5))), exact_square(a), 1.0);
   const V mid = V(1) - erf_small(x);
@@ -47,7 +47,7 @@ TL_HDI V erfc_kernel(const V& x) {
 }
 
 template <class V>
-TL_HDI V erfcx_kernel(const V& x) {
+TL_SPECIAL_KERNEL V erfcx_kernel(const V& x) {
   const V a = vabs(x);
   const V ea = exp_pos(exact_square(x));
   const V r = sel(a < V(0.5), ea * (V(1) - erf_small(a)), erfcx_large(vmax(a, V(0.5))));
@@ -62,7 +62,7 @@ struct ndtr_parts {
   square2<V> q;
 };
 template <class V>
-TL_HDI ndtr_parts<V> ndtr_split(const V& x) {
+TL_SPECIAL_KERNEL ndtr_parts<V> ndtr_split(const V& x) {
   ndtr_parts<V> p;
   p.z = x * V(-std::numbers::sqrt2 / 2);
   p.half_cx = V(0.5) * erfcx_large(vmax(vabs(p.z), V(0.5)));
@@ -72,12 +72,12 @@ TL_HDI ndtr_parts<V> ndtr_split(const V& x) {
   return p;
 }
 template <class V>
-TL_HDI V ndtr_kernel(const V& x) {
+TL_SPECIAL_KERNEL V ndtr_kernel(const V& x) {
   const auto p = ndtr_split(x);
   return sel(p.z >= V(0.75), p.tail, sel(p.z <= V(-0.75), V(1) - p.tail, p.mid));
 }
 template <class V>
-TL_HDI V log_ndtr_kernel(const V& x) {
+TL_SPECIAL_KERNEL V log_ndtr_kernel(const V& x) {
   // ndtr < 1/2: log of ndtr (the tail through log erfcx - x^2 / 2); ndtr > 1/2: log1p(-(1 - ndtr)).
   const auto p = ndtr_split(x);
   const auto low = p.z >= V(0.75);
@@ -90,7 +90,7 @@ TL_HDI V log_ndtr_kernel(const V& x) {
 /// |erfinv| from a = |y| (used where a < 0.5) and c = 1 - a (exact where a >= 0.5; c may be far
 /// below the spacing of doubles near 1, as ndtri needs). c == 0 gives inf; c outside [0, 2], NaN.
 template <class V>
-TL_HDI V erfinv_core(const V& a, const V& c) {
+TL_SPECIAL_KERNEL V erfinv_core(const V& a, const V& c) {
   const V lc = log_sub(c);
   const V w = -(lc + vlog1p(V(1) - c));
   const V g1 = horner<1.50140941, 0.246640727, -0.00417768164, -0.00125372503, 0.00021858087, -4.39150654e-06,
@@ -124,14 +124,14 @@ TL_HDI V erfinv_core(const V& a, const V& c) {
 }
 
 template <class V>
-TL_HDI V erfinv_kernel(const V& y) {
+TL_SPECIAL_KERNEL V erfinv_kernel(const V& y) {
   const V a = vabs(y);
   const V r = erfinv_core(a, V(1) - a);
   return sel(visnan(y), y, vcopysign(r, y));
 }
 
 template <class V>
-TL_HDI V ndtri_kernel(const V& p) {
+TL_SPECIAL_KERNEL V ndtri_kernel(const V& p) {
   const auto lower = p <= V(0.5);
   const V c = sel(lower, V(2) * p, V(2) - V(2) * p);
   const V a = sel(lower, V(1) - V(2) * p, V(2) * p - V(1));

@@ -16,6 +16,13 @@
 #include "tl/expr/functors.hpp"
 #include "tl/expr/node.hpp"
 
+/// Kernels and their helpers are constexpr templates rather than __host__ __device__ ones: under
+/// nvcc with --expt-relaxed-constexpr (which the tl target sets) the scalar instantiations called
+/// from a functor's device-callable operator() are compiled for the device, while the xsimd batch
+/// instantiations stay host code (a __host__ __device__ template instantiated with a batch would
+/// put a host vector type into device code).
+#define TL_SPECIAL_KERNEL TL_INLINE constexpr
+
 namespace tl::special::detail {
 
 template <class V>
@@ -34,7 +41,7 @@ using scalar_t = typename scalar_of<V>::type;
 
 /// a where m, else b (m: bool for scalars, a batch_bool for batches).
 template <class M, class V>
-TL_HDI V sel(const M& m, const V& a, const V& b) {
+TL_SPECIAL_KERNEL V sel(const M& m, const V& a, const V& b) {
   if constexpr (std::is_same_v<M, bool>) return m ? a : b;
   else return xsimd::select(m, a, b);
 }
@@ -42,19 +49,19 @@ TL_HDI V sel(const M& m, const V& a, const V& b) {
 /// Whether any / every lane of a mask is set: lets a kernel skip a region no lane of the packet
 /// is in (a uniform branch per packet, not a per-lane loop).
 template <class M>
-TL_HDI bool any_of(const M& m) {
+TL_SPECIAL_KERNEL bool any_of(const M& m) {
   if constexpr (std::is_same_v<M, bool>) return m;
   else return xsimd::any(m);
 }
 template <class M>
-TL_HDI bool all_of(const M& m) {
+TL_SPECIAL_KERNEL bool all_of(const M& m) {
   if constexpr (std::is_same_v<M, bool>) return m;
   else return xsimd::all(m);
 }
 
 #define TL_SPECIAL_VMATH1(NAME)                      \
   template <class V>                                 \
-  TL_HDI V v##NAME(const V& x) {                     \
+  TL_SPECIAL_KERNEL V v##NAME(const V& x) {                     \
     if constexpr (is_scalar_v<V>) return std::NAME(x); \
     else return xsimd::NAME(x);                      \
   }
@@ -68,27 +75,27 @@ TL_SPECIAL_VMATH1(nearbyint)
 #undef TL_SPECIAL_VMATH1
 
 template <class V>
-TL_HDI V vabs(const V& x) {
+TL_SPECIAL_KERNEL V vabs(const V& x) {
   if constexpr (is_scalar_v<V>) return std::fabs(x);
   else return xsimd::abs(x);
 }
 template <class V>
-TL_HDI V vmax(const V& a, const V& b) {
+TL_SPECIAL_KERNEL V vmax(const V& a, const V& b) {
   if constexpr (is_scalar_v<V>) return std::fmax(a, b);
   else return xsimd::max(a, b);
 }
 template <class V>
-TL_HDI V vcopysign(const V& mag, const V& sgn) {
+TL_SPECIAL_KERNEL V vcopysign(const V& mag, const V& sgn) {
   if constexpr (is_scalar_v<V>) return std::copysign(mag, sgn);
   else return xsimd::copysign(mag, sgn);
 }
 template <class V>
-TL_HDI V vfma(const V& a, const V& b, const V& c) {
+TL_SPECIAL_KERNEL V vfma(const V& a, const V& b, const V& c) {
   if constexpr (is_scalar_v<V>) return std::fma(a, b, c);
   else return xsimd::fma(a, b, c);
 }
 template <class V>
-TL_HDI auto visnan(const V& x) {
+TL_SPECIAL_KERNEL auto visnan(const V& x) {
   if constexpr (is_scalar_v<V>) return std::isnan(x);
   else return xsimd::isnan(x);
 }
@@ -96,7 +103,7 @@ TL_HDI auto visnan(const V& x) {
 /// C0 + C1 u + C2 u^2 + ... (Horner; the coefficients are template arguments so that device code
 /// needs no coefficient table in memory).
 template <double C0, double... Cs, class V>
-TL_HDI V horner(const V& u) {
+TL_SPECIAL_KERNEL V horner(const V& u) {
   if constexpr (sizeof...(Cs) == 0) return V(C0);
   else return vfma(horner<Cs...>(u), u, V(C0));
 }
@@ -108,7 +115,7 @@ struct square2 {
   V hi, lo;
 };
 template <class V>
-TL_HDI square2<V> exact_square(const V& x) {
+TL_SPECIAL_KERNEL square2<V> exact_square(const V& x) {
   const V hi = x * x;
   const V c = x * V(134217729.0);  // 2^27 + 1
   const V xh = c - (c - x), xl = x - xh;
@@ -119,7 +126,7 @@ TL_HDI square2<V> exact_square(const V& x) {
 /// the exponential is taken of y + 64 ln2 (exact with ln2's Cody-Waite high part) and the product
 /// scaled by 2^-64 at the end (xsimd's exp flushes subnormal results to 0). Double precision.
 template <class V>
-TL_HDI V times_exp(const V& m, const V& y, const V& d) {
+TL_SPECIAL_KERNEL V times_exp(const V& m, const V& y, const V& d) {
   constexpr double ln2_hi = 0.693147180369123816490, ln2_lo = 1.90821492927058770002e-10;
   const auto tiny = y < V(-700);
   const V dd = sel(tiny, V(64 * ln2_lo), V(0)) + d;
@@ -129,18 +136,18 @@ TL_HDI V times_exp(const V& m, const V& y, const V& d) {
 }
 /// m exp(-s (hi + lo)) for s > 0, keeping the low part of the square.
 template <class V>
-TL_HDI V times_exp_neg(const V& m, const square2<V>& q, double s) {
+TL_SPECIAL_KERNEL V times_exp_neg(const V& m, const square2<V>& q, double s) {
   return times_exp(m, -V(s) * q.hi, -V(s) * q.lo);
 }
 /// log(x) for x >= 0 including subnormal x (xsimd's log does not take subnormals).
 template <class V>
-TL_HDI V log_sub(const V& x) {
+TL_SPECIAL_KERNEL V log_sub(const V& x) {
   const auto sub = x < V(0x1p-1000);
   return vlog(sel(sub, x * V(0x1p100), x)) - sel(sub, V(100 * 0.693147180559945309417), V(0));
 }
 /// exp(+(hi + lo)) = exp(hi) (1 + lo).
 template <class V>
-TL_HDI V exp_pos(const square2<V>& q) {
+TL_SPECIAL_KERNEL V exp_pos(const square2<V>& q) {
   const V e = vexp(q.hi);
   return sel(q.hi < V(709), vfma(q.lo, e, e), e);
 }
