@@ -23,21 +23,28 @@ namespace tl::special {
 namespace detail {
 
 /// logit(x) = log(x / (1 - x)); x is first clamped to [eps, 1 - eps] when eps >= 0 (torch's eps=None
-/// is eps < 0). Near 1/2 the form log1p((2x - 1) / (1 - x)) keeps relative accuracy (2x - 1 and
-/// 1 - x are exact there).
+/// is eps < 0). One log1p of an argument that is exact where it matters:
+/// logit = log1p((2x - 1) / (1 - x)) for x >= 1/2 and -log1p((1 - 2x) / x) below (2x - 1 and 1 - x
+/// are exact near 1/2); x below the smallest normal number (where 1/x overflows), zero and
+/// negative x take log(x) (log1p(-x) is then 0 to working precision).
 struct logit_fn : native_unary<logit_fn> {
   static constexpr const char* name = "logit";
   double eps = -1;
   template <class V>
   TL_SPECIAL_KERNEL V kernel(V x) const {
+    using S = scalar_t<V>;
     if (eps >= 0) {
-      const V lo(static_cast<scalar_t<V>>(eps)), hi(static_cast<scalar_t<V>>(1 - eps));
+      const V lo(static_cast<S>(eps)), hi(static_cast<S>(1 - eps));
       x = sel(x < lo, lo, sel(x > hi, hi, x));  // NaN stays NaN
     }
     const V one(1);
-    const V near = vlog1p((x + x - one) / (one - x));
-    const V far = vlog(x / (one - x));
-    return sel((x >= V(0.25)) && (x <= V(0.75)), near, far);
+    const auto low = x < V(0.5);
+    const V t = sel(low, one - (x + x), (x + x) - one) / sel(low, x, one - x);
+    const V l = vlog1p(t);
+    V r = sel(low, -l, l);
+    const auto tiny = x < V(std::numeric_limits<S>::min());
+    if (any_of(tiny)) r = sel(tiny, vlog(x), r);
+    return r;
   }
 };
 
