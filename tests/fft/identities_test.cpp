@@ -284,6 +284,10 @@ TEST_CASE("fft: invalid arguments throw tl errors naming the op and the value") 
   m = error_of([&] { (void)tl::fft::ifft(x, -3); });
   CHECK(m.find("tl::fft::ifft") != std::string::npos);
   CHECK(m.find("-3") != std::string::npos);
+  m = error_of([&] { (void)tl::fft::rfft(xr, -1); });  // -1 is only "keep" inside an s list
+  CHECK(m.find("tl::fft::rfft") != std::string::npos);
+  CHECK(m.find("(-1)") != std::string::npos);
+  CHECK(tl::fft::fftn(x, {-1, 3}).shape() == tl::shape_t<2>{4, 3});
   m = error_of([&] { (void)tl::fft::fft(x, {}, 2); });
   CHECK(m.find("tl::fft::fft") != std::string::npos);
   CHECK(m.find("dimension 2") != std::string::npos);

@@ -53,8 +53,8 @@ class cufft_plan_cache {
         return it->handle;
       }
     if (n > INT_MAX || inner > INT_MAX)
-      throw tl::value_error(tl::detail::cat_str("tl::fft: length ", n, " or batch ", inner,
-                                                " exceeds what one cuFFT plan can address"));
+      throw tl::value_error(
+          tl::detail::cat_str("tl::fft: length ", n, " or batch ", inner, " exceeds what one cuFFT plan can address"));
     int len = static_cast<int>(n);
     const bool real_in = type == CUFFT_R2C || type == CUFFT_D2Z;
     const bool real_out = type == CUFFT_C2R || type == CUFFT_Z2D;

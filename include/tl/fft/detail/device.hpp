@@ -75,8 +75,10 @@ tensor<complex<T>, R> device_c2c(const char* op, tensor<complex<T>, R> cur, cons
   for (std::size_t q = first; q < last; ++q) {
     const std::size_t d = dims[q];
     const index_t n = sizes[q];
-    if (cur.shape()[d] != n) cur = resized(cur, d, n);
-    else if (!owned) cur = cur.clone();
+    if (cur.shape()[d] != n)
+      cur = resized(cur, d, n);
+    else if (!owned)
+      cur = cur.clone();
     owned = true;
     const auto [outer, inner] = outer_inner(cur.shape(), d);
     if (cur.numel() > 0) f(device_kind::c2c, cur.data(), cur.data(), outer, n, inner, inverse, cur.device().index());
@@ -102,8 +104,10 @@ tensor<complex<T>, R> device_r2c(const char* op, tensor<T, R> x, std::size_t d, 
 /// Complex-to-real pass over dim d to n real values (the input padded or truncated to n / 2 + 1).
 template <class T, std::size_t R>
 tensor<T, R> device_c2r(const char* op, tensor<complex<T>, R> x, std::size_t d, index_t n, T scale, bool owned) {
-  if (x.shape()[d] != n / 2 + 1) x = resized(x, d, n / 2 + 1);
-  else if (!owned) x = x.clone();  // cuFFT's c2r overwrites its input
+  if (x.shape()[d] != n / 2 + 1)
+    x = resized(x, d, n / 2 + 1);
+  else if (!owned)
+    x = x.clone();  // cuFFT's c2r overwrites its input
   shape_t<R> ns = x.shape();
   ns[d] = n;
   tensor<T, R> out(ns, x.device());

@@ -116,7 +116,6 @@ void default_sizes(const char* op, const shape_t<R>& shape, axes_spec& a, std::s
     }
 }
 
-
 /// The geometry of one pass along axis d: the output shape (extent `nout` along d), the input
 /// length, and the extents before and after d.
 template <std::size_t R>
