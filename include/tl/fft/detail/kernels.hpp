@@ -216,36 +216,6 @@ struct stage_twiddles {
   const T* im_by_r = nullptr;
 };
 
-/// The first stage of a single line (inner length 1) with packets over the butterfly index p:
-/// R / W tile transposes put each packet's outputs y[p R + r] in place. Needs R % W == 0 and
-/// m % W == 0.
-template <int R, class T>
-void first_stage_packets(index_t m, const T* xr, const T* xi, T* yr, T* yi, stage_twiddles<T> tw) {
-  using P = packet<T>;
-  constexpr index_t W = static_cast<index_t>(P::size);
-  const odd_radix_table<T, (R % 2 ? R : 3)>* tab = nullptr;
-  alignas(64) T tr[R * W], ti[R * W];
-  for (index_t p0 = 0; p0 < m; p0 += W) {
-    P ar[R], ai[R];
-    for (int k = 0; k < R; ++k) {
-      ar[k] = P::load_unaligned(xr + p0 + k * m);
-      ai[k] = P::load_unaligned(xi + p0 + k * m);
-    }
-    dft_points<R, P, T>(ar, ai, tab);
-    ar[0].store_aligned(tr);
-    ai[0].store_aligned(ti);
-    for (int r = 1; r < R; ++r) {
-      const P wr = P::load_unaligned(tw.re_by_r + (r - 1) * m + p0);
-      const P wi = P::load_unaligned(tw.im_by_r + (r - 1) * m + p0);
-      fmsub(ar[r], wr, ai[r] * wi).store_aligned(tr + r * W);
-      fmadd(ar[r], wi, ai[r] * wr).store_aligned(ti + r * W);
-    }
-    for (index_t b = 0; b < R / W; ++b) {
-      transpose_tile(tr + b * W * W, W, yr + p0 * R + b * W, R);
-      transpose_tile(ti + b * W * W, W, yi + p0 * R + b * W, R);
-    }
-  }
-}
 
 /// One radix-R butterfly column of a Stockham stage on packets or scalars V:
 /// y[j + s (p R + r)] = w^(p r) * sum_k x[j + s (p + k m)] e^(-2 pi i r k / R).
@@ -273,6 +243,40 @@ TL_INLINE void stage_column(index_t m, index_t s, index_t p, index_t j, const T*
   }
 }
 
+/// The first stage of a single line (inner length 1) with packets over the butterfly index p:
+/// R / W tile transposes put each packet's outputs y[p R + r] in place; the last m % W butterflies
+/// run in scalar code. Needs R % W == 0.
+template <int R, class T>
+void first_stage_packets(index_t m, const T* xr, const T* xi, T* yr, T* yi, stage_twiddles<T> tw) {
+  using P = packet<T>;
+  constexpr index_t W = static_cast<index_t>(P::size);
+  const odd_radix_table<T, (R % 2 ? R : 3)>* tab = nullptr;
+  alignas(64) T tr[R * W], ti[R * W];
+  const index_t mv = m - m % W;
+  for (index_t p = mv; p < m; ++p)
+    stage_column<R, true, T, T>(m, 1, p, 0, xr, xi, yr, yi, tw.re + p * (R - 1), tw.im + p * (R - 1), tab);
+  for (index_t p0 = 0; p0 < mv; p0 += W) {
+    P ar[R], ai[R];
+    for (int k = 0; k < R; ++k) {
+      ar[k] = P::load_unaligned(xr + p0 + k * m);
+      ai[k] = P::load_unaligned(xi + p0 + k * m);
+    }
+    dft_points<R, P, T>(ar, ai, tab);
+    ar[0].store_aligned(tr);
+    ai[0].store_aligned(ti);
+    for (int r = 1; r < R; ++r) {
+      const P wr = P::load_unaligned(tw.re_by_r + (r - 1) * m + p0);
+      const P wi = P::load_unaligned(tw.im_by_r + (r - 1) * m + p0);
+      fmsub(ar[r], wr, ai[r] * wi).store_aligned(tr + r * W);
+      fmadd(ar[r], wi, ai[r] * wr).store_aligned(ti + r * W);
+    }
+    for (index_t b = 0; b < R / W; ++b) {
+      transpose_tile(tr + b * W * W, W, yr + p0 * R + b * W, R);
+      transpose_tile(ti + b * W * W, W, yi + p0 * R + b * W, R);
+    }
+  }
+}
+
 /// One Stockham stage of radix R: m butterfly groups, inner contiguous length s (stride of the
 /// stage times the lane count). Reads x, writes y (distinct buffers).
 template <int R, class T>
@@ -282,7 +286,7 @@ void stockham_stage(index_t m, index_t s, const T* xr, const T* xi, T* yr, T* yi
   const odd_radix_table<T, (R % 2 ? R : 3)>* tab = nullptr;
   if constexpr (R % 2 == 1) tab = &odd_radix_table<T, R>::get();
   if constexpr (R % W == 0) {
-    if (s == 1 && m % W == 0 && tw.re_by_r) return first_stage_packets<R, T>(m, xr, xi, yr, yi, tw);
+    if (s == 1 && m >= W && tw.re_by_r) return first_stage_packets<R, T>(m, xr, xi, yr, yi, tw);
   }
   if (m == 1) {  // the last stage: every twiddle is 1
     const index_t sv = s - s % W;
