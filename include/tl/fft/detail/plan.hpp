@@ -74,13 +74,14 @@ inline bool is_smooth13(index_t n) {
   return n == 1;
 }
 
-/// The smallest 2^a 3^b 5^c >= n (Bluestein's convolution length).
-inline index_t next_smooth235(index_t n) {
-  index_t best = 1;
+/// The smallest 2^a 3^b 5^c >= n with 2^a >= min_pow2 (Bluestein's convolution length; a factor
+/// of 64 (float) or 16 (double) lets the first Stockham stage run over whole packets).
+inline index_t next_smooth235(index_t n, index_t min_pow2 = 1) {
+  index_t best = min_pow2;
   while (best < n) best *= 2;
   for (index_t p5 = 1; p5 < best; p5 *= 5)
     for (index_t p35 = p5; p35 < best; p35 *= 3) {
-      index_t v = p35;
+      index_t v = p35 * min_pow2;
       while (v < n) v *= 2;
       best = std::min(best, v);
     }
@@ -204,7 +205,7 @@ class c2c_plan {
 
   void build_bluestein() {
     const index_t n = m_n;
-    m_blue_n = next_smooth235(2 * n - 1);
+    m_blue_n = next_smooth235(2 * n - 1, sizeof(T) == 4 ? 64 : 16);
     m_sub = std::make_shared<const c2c_plan<T>>(m_blue_n);
     const index_t M = m_blue_n;
     m_chirp_re.resize(n);
