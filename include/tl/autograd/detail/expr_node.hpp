@@ -15,6 +15,7 @@
 
 #include "tl/autograd/detail/adjoint.hpp"
 #include "tl/autograd/detail/function.hpp"
+#include "tl/autograd/detail/packet_tape.hpp"
 #include "tl/autograd/detail/views.hpp"
 
 namespace tl::detail {
@@ -157,6 +158,12 @@ struct expr_node final : typed_node<typename N::value_type, N::rank> {
   void apply(const tensor<V, R>& g, engine_ctx& ctx) override {
     if constexpr (reads_values<N>::value) check_versions(std::make_index_sequence<n_leaves>{});
     const auto G = to_node(g);
+    if constexpr (R > 0 && tape_ok_v<V, bcast_t>) {
+      if (!ctx.create_graph && !g.is_cuda()) {
+        send_tape(g, G, ctx, std::make_index_sequence<n_leaves>{});
+        return;
+      }
+    }
     send_all(g, G, ctx, std::make_index_sequence<n_leaves>{});
   }
 
@@ -177,6 +184,55 @@ struct expr_node final : typed_node<typename N::value_type, N::rank> {
                                    " needed for the gradient has been modified by an in-place operation (its "
                                    "storage is at version ", st->version, ", it was saved at version ", v,
                                    "); make the in-place change on a clone() or after backward"));
+  }
+  using relinked_cref = const relinked_t&;
+  using bcast_t = decltype(std::declval<relinked_cref>().bcast(std::declval<const shape_t<R>&>()));
+
+  template <std::size_t K>
+  bool has_shape(const shape_t<R>& shape) const {
+    if constexpr (std::tuple_element_t<K, saved_t>::rank != R) return false;
+    else return std::get<K>(saved).shape() == shape;
+  }
+  /// Leaf K takes part in the packet tape when it has the output's dtype, rank and shape.
+  template <std::size_t K>
+  static constexpr bool tape_leaf() {
+    using L = std::tuple_element_t<K, saved_t>;
+    return std::is_same_v<typename L::value_type, V> && L::rank == R;
+  }
+  /// The packet tape (packet_tape.hpp): one pass computing every node once and every rule once per
+  /// element. Gradients start from zeros (a leaf that no rule reaches gets zeros) and are added to,
+  /// one buffer per distinct tensor; leaves of another shape (broadcast, reduced afterwards) or dtype
+  /// take the per-leaf path.
+  template <std::size_t... K>
+  void send_tape(const tensor<V, R>& g, const node_t<const tensor<V, R>&>& G, engine_ctx& ctx, std::index_sequence<K...>) {
+    const auto& shape = g.shape();
+    const std::array<const void*, n_leaves> ids{static_cast<const void*>(std::get<K>(edges).get())...};
+    const std::array<bool, n_leaves> ok{(tape_leaf<K>() && has_shape<K>(shape))...};
+    std::array<multi_target<V>, n_leaves> to{};
+    std::array<tensor<V, R>, n_leaves> buf{};
+    std::array<bool, n_leaves> first{};
+    bool any = false;
+    for (std::size_t k = 0; k < n_leaves; ++k) {
+      if (!ids[k] || !ok[k]) continue;
+      any = true;
+      std::size_t f = k;
+      for (std::size_t q = 0; q < k; ++q)
+        if (ids[q] == ids[k] && ok[q]) {
+          f = q;
+          break;
+        }
+      first[k] = f == k;
+      if (f == k) buf[k] = zeros<V>(shape);
+      to[k] = {buf[f].data(), true};
+    }
+    if (any) run_packet_tape<V, R>(shape, to.data(), expr->bcast(shape), G.bcast(shape));
+    (tape_rest<K>(g, G, ctx, ids[K] && ok[K], first[K], buf[K]), ...);
+  }
+  template <std::size_t K, class GN>
+  void tape_rest(const tensor<V, R>& g, const GN& G, engine_ctx& ctx, bool joined, bool first, tensor<V, R>& b) {
+    if (!joined) send<K>(g, G, ctx);
+    else if constexpr (tape_leaf<K>())
+      if (first) deliver(std::get<K>(edges), std::move(b), ctx);
   }
   template <class GN, std::size_t... K>
   void send_all(const tensor<V, R>& g, const GN& G, engine_ctx& ctx, std::index_sequence<K...>) {
