@@ -98,6 +98,19 @@ struct fftw_traits {
 template <class T>
 using fftw_for = std::conditional_t<std::is_same_v<T, float>, fftwf_traits, fftw_traits>;
 
+/// Times plan p (FFTW traits F), then releases it and its arrays.
+template <class F>
+void time_plan(benchmark::State& st, typename F::plan p, void* in, void* out, double points, double per_point) {
+  for (auto _ : st) {
+    F::execute(p);
+    benchmark::DoNotOptimize(out);
+  }
+  F::destroy(p);
+  F::free(in);
+  F::free(out);
+  flops(st, points, per_point);
+}
+
 template <class T>
 void fftw_c2c(benchmark::State& st) {
   using F = fftw_for<T>;
@@ -109,14 +122,7 @@ void fftw_c2c(benchmark::State& st) {
     in[i][0] = static_cast<T>(std::sin(0.37 * i));
     in[i][1] = static_cast<T>(std::cos(0.11 * i));
   }
-  for (auto _ : st) {
-    F::execute(p);
-    benchmark::DoNotOptimize(out);
-  }
-  F::destroy(p);
-  F::free(in);
-  F::free(out);
-  flops(st, n, 5);
+  time_plan<F>(st, p, in, out, n, 5);
 }
 void fftw_r2c(benchmark::State& st) {
   const int n = static_cast<int>(st.range(0));
@@ -124,14 +130,7 @@ void fftw_r2c(benchmark::State& st) {
   auto* out = static_cast<fftwf_complex*>(fftwf_malloc(sizeof(fftwf_complex) * (n / 2 + 1)));
   auto p = fftwf_traits::r2c(n, in, out);
   for (int i = 0; i < n; ++i) in[i] = std::sin(0.37f * static_cast<float>(i));
-  for (auto _ : st) {
-    fftwf_execute(p);
-    benchmark::DoNotOptimize(out);
-  }
-  fftwf_destroy_plan(p);
-  fftwf_free(in);
-  fftwf_free(out);
-  flops(st, n, 2.5);
+  time_plan<fftwf_traits>(st, p, in, out, n, 2.5);
 }
 void fftw_2d(benchmark::State& st) {
   const int n = static_cast<int>(st.range(0));
@@ -142,14 +141,7 @@ void fftw_2d(benchmark::State& st) {
     in[i][0] = std::sin(0.37f * static_cast<float>(i));
     in[i][1] = std::cos(0.11f * static_cast<float>(i));
   }
-  for (auto _ : st) {
-    fftwf_execute(p);
-    benchmark::DoNotOptimize(out);
-  }
-  fftwf_destroy_plan(p);
-  fftwf_free(in);
-  fftwf_free(out);
-  flops(st, static_cast<double>(n) * n, 5);
+  time_plan<fftwf_traits>(st, p, in, out, static_cast<double>(n) * n, 5);
 }
 #endif
 
