@@ -8,4 +8,5 @@
 #include "tl/ops/ops.hpp"
 #include "tl/autograd/autograd.hpp"
 #include "tl/fft/fft.hpp"
+#include "tl/linalg/linalg.hpp"
 #include "tl/special/special.hpp"

@@ -1,6 +1,8 @@
 #pragma once
 /// @file matmul.hpp
 /// @brief tl::matmul with torch's semantics: dot, matrix-vector, matrix-matrix and batched products.
+/// float, double and complex products run on the packed, cache-blocked GEMM of tl::linalg
+/// (tl/linalg/detail/gemm.hpp); integer ones on the simple kernel in tl/ops/detail/gemm.hpp.
 #include <algorithm>
 #include <type_traits>
 #include <utility>
@@ -25,6 +27,18 @@ auto contiguous_as(E&& e) {
   using D = std::remove_cvref_t<E>;
   if constexpr (is_tensor_v<D> && std::is_same_v<typename D::value_type, V>) {
     return tensor<V, D::rank>(e).contiguous();
+  } else {
+    return tensor<V, D::rank>(astype<V>(std::forward<E>(e)));
+  }
+}
+
+/// The expression as a tensor of dtype V readable through its strides: a tensor of dtype V is
+/// returned as a view (its lazy conjugate bit kept), anything else is evaluated once.
+template <class V, expression E>
+auto strided_as(E&& e) {
+  using D = std::remove_cvref_t<E>;
+  if constexpr (is_tensor_v<D> && std::is_same_v<typename D::value_type, V>) {
+    return tensor<V, D::rank>(e);
   } else {
     return tensor<V, D::rank>(astype<V>(std::forward<E>(e)));
   }
@@ -108,29 +122,66 @@ auto matmul(A&& a, B&& b) {
     return out;
   }
 
-  const auto ac = detail::contiguous_as<V>(std::forward<A>(a));
-  const auto bc = detail::contiguous_as<V>(std::forward<B>(b));
-  const V* ap = ac.data();
-  const V* bp = bc.data();
-  V* cp = out.data();
-  const index_t nbatch = detail::numel(batch);
-  // Tasks are (batch, block of rows) pairs; a range of tasks does at least ~64k multiply-adds.
-  const index_t rows_per_block = std::max<index_t>(4, std::min<index_t>(64, (m + 3) / 4 * 4));
-  const index_t blocks = (m + rows_per_block - 1) / rows_per_block;
-  const index_t work = std::max<index_t>(1, rows_per_block * k * n);
-  const index_t grain = std::max<index_t>(1, (index_t{1} << 16) / work);
-  detail::parallel_ranges(nbatch * blocks, grain, [&](index_t lo, index_t hi) {
-    for (index_t t = lo; t < hi; ++t) {
-      const index_t bi = t / blocks, blk = t % blocks;
+  if constexpr (linalg::detail::gemm_type_v<V>) {
+    // Floating and complex dtypes: the packed GEMM reads tensors of dtype V through their strides
+    // (transposed, sliced and lazily conjugated views are not copied); other operands are
+    // evaluated once into contiguous tensors.
+    const auto av = detail::strided_as<V>(std::forward<A>(a));
+    const auto bv = detail::strided_as<V>(std::forward<B>(b));
+    shape_t<BR> abs{}, bbs{};  // element strides of the batch dims, 0 where broadcast
+    for (std::size_t q = 0; q < BR; ++q) {
+      const std::ptrdiff_t qa = static_cast<std::ptrdiff_t>(q) - static_cast<std::ptrdiff_t>(BR - BA);
+      const std::ptrdiff_t qb = static_cast<std::ptrdiff_t>(q) - static_cast<std::ptrdiff_t>(BR - BB);
+      abs[q] = qa >= 0 && as[qa] != 1 ? av.strides()[qa] : 0;
+      bbs[q] = qb >= 0 && bs[qb] != 1 ? bv.strides()[qb] : 0;
+    }
+    const index_t rsa = RA == 1 ? 0 : av.strides()[RA - 2], csa = av.strides()[RA - 1];
+    const index_t rsb = bv.strides()[RB == 1 ? 0 : RB - 2], csb = RB == 1 ? 0 : bv.strides()[RB - 1];
+    const index_t nbatch = detail::numel(batch);
+    V* cp = out.data();
+    auto one = [&](index_t bi) {
       std::array<index_t, BR> bix{};
       detail::unravel(batch, bi, bix);
-      const index_t aoff = detail::offset_of(bix, astr) * m * k;
-      const index_t boff = detail::offset_of(bix, bstr) * k * n;
-      const index_t i0 = blk * rows_per_block, i1 = std::min(m, i0 + rows_per_block);
-      detail::gemm_rows(ap + aoff, bp + boff, cp + bi * m * n, i0, i1, k, n);
+      const linalg::detail::mat_ref<V> am{av.data() + detail::offset_of(bix, abs), rsa, csa, av.is_conj()};
+      const linalg::detail::mat_ref<V> bm{bv.data() + detail::offset_of(bix, bbs), rsb, csb, bv.is_conj()};
+      linalg::detail::gemm<V>(m, n, k, V(1), am, bm, V(0), cp + bi * m * n, n, 1);
+    };
+    // Many small products run one per task; large ones use the threads inside the GEMM.
+    const double work = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+    if (nbatch > 1 && work < double(1 << 21)) {
+      const index_t grain = std::max<index_t>(1, static_cast<index_t>(double(1 << 16) / std::max(work, 1.0)));
+      detail::parallel_ranges(nbatch, grain, [&](index_t lo, index_t hi) {
+        for (index_t bi = lo; bi < hi; ++bi) one(bi);
+      });
+    } else {
+      for (index_t bi = 0; bi < nbatch; ++bi) one(bi);
     }
-  });
-  return out;
+    return out;
+  } else {
+    const auto ac = detail::contiguous_as<V>(std::forward<A>(a));
+    const auto bc = detail::contiguous_as<V>(std::forward<B>(b));
+    const V* ap = ac.data();
+    const V* bp = bc.data();
+    V* cp = out.data();
+    const index_t nbatch = detail::numel(batch);
+    // Tasks are (batch, block of rows) pairs; a range of tasks does at least ~64k multiply-adds.
+    const index_t rows_per_block = std::max<index_t>(4, std::min<index_t>(64, (m + 3) / 4 * 4));
+    const index_t blocks = (m + rows_per_block - 1) / rows_per_block;
+    const index_t work = std::max<index_t>(1, rows_per_block * k * n);
+    const index_t grain = std::max<index_t>(1, (index_t{1} << 16) / work);
+    detail::parallel_ranges(nbatch * blocks, grain, [&](index_t lo, index_t hi) {
+      for (index_t t = lo; t < hi; ++t) {
+        const index_t bi = t / blocks, blk = t % blocks;
+        std::array<index_t, BR> bix{};
+        detail::unravel(batch, bi, bix);
+        const index_t aoff = detail::offset_of(bix, astr) * m * k;
+        const index_t boff = detail::offset_of(bix, bstr) * k * n;
+        const index_t i0 = blk * rows_per_block, i1 = std::min(m, i0 + rows_per_block);
+        detail::gemm_rows(ap + aoff, bp + boff, cp + bi * m * n, i0, i1, k, n);
+      }
+    });
+    return out;
+  }
 }
 
 }  // namespace tl

@@ -1,6 +1,9 @@
 #pragma once
 /// @file gemm.hpp
-/// @brief Internal header: the CPU matrix-multiply kernel behind tl::matmul.
+/// @brief Internal header: the CPU matrix-multiply kernels behind tl::matmul.
+///
+/// float, double and complex products go to the packed GEMM of tl::linalg (included here);
+/// this file keeps the simple kernel used for integer dtypes:
 ///
 /// C[i0:i1, :] = A[i0:i1, :] * B for contiguous row-major A (m x k), B (k x n), C (m x n).
 /// Loops are blocked over k (KC) and n (NC) so a KC x NC panel of B stays in L2; the micro-tile
@@ -11,6 +14,7 @@
 
 #include "tl/core/config.hpp"
 #include "tl/expr/node.hpp"
+#include "tl/linalg/detail/gemm.hpp"
 
 namespace tl::detail {
 

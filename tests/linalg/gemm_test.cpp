@@ -1,0 +1,201 @@
+// Tests for the packed GEMM behind tl::matmul / tl::linalg::matmul: results against a naive
+// reference accumulated in long double, over sizes around the register and cache blocks,
+// transposed / sliced / conjugated views read without a copy, alpha and beta, strided C,
+// batches, and the thread count.
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include <tl/linalg/linalg.hpp>
+
+namespace {
+using tl::index_t;
+using ld = long double;
+using cld = std::complex<long double>;
+
+template <class T>
+cld to_cld(const T& v) {
+  if constexpr (tl::is_complex_v<T>) return {static_cast<ld>(v.re), static_cast<ld>(v.im)};
+  else return {static_cast<ld>(v), 0};
+}
+
+struct lcg {
+  std::uint64_t s;
+  double next() {  // uniform in [-1, 1)
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(s >> 11) * 0x1.0p-52 - 1.0;
+  }
+};
+
+template <class T>
+T rand_value(lcg& g) {
+  using R = tl::real_t<T>;
+  if constexpr (tl::is_complex_v<T>) {
+    const R re = static_cast<R>(g.next());
+    return T(re, static_cast<R>(g.next()));
+  } else {
+    return static_cast<T>(g.next());
+  }
+}
+
+template <class T, std::size_t R>
+tl::tensor<T, R> random_tensor(const tl::shape_t<R>& s, std::uint64_t seed) {
+  tl::tensor<T, R> t(s);
+  lcg g{seed};
+  for (index_t i = 0; i < t.numel(); ++i) t.data()[i] = rand_value<T>(g);
+  return t;
+}
+
+template <class T>
+constexpr ld eps_of() {
+  return static_cast<ld>(std::numeric_limits<tl::real_t<T>>::epsilon());
+}
+
+// max |C - A B| / (k * eps * max(1, |A||B| scale)) for 2-D operands viewed through get().
+template <class T, class EC, class EA, class EB>
+ld gemm_error(const tl::basic_tensor<T, EC>& c, const tl::basic_tensor<T, EA>& a, const tl::basic_tensor<T, EB>& b) {
+  const index_t m = a.shape()[0], k = a.shape()[1], n = b.shape()[1];
+  ld worst = 0;
+  for (index_t i = 0; i < m; ++i)
+    for (index_t j = 0; j < n; ++j) {
+      cld acc = 0;
+      ld mag = 0;
+      for (index_t p = 0; p < k; ++p) {
+        const cld t = to_cld(a.get(i, p)) * to_cld(b.get(p, j));
+        acc += t;
+        mag += std::abs(t);
+      }
+      const ld err = std::abs(to_cld(c.get(i, j)) - acc) / (std::max<ld>(mag, 1e-30L) * eps_of<T>());
+      worst = std::max(worst, err);
+    }
+  return worst / static_cast<ld>(std::max<index_t>(k, 1));
+}
+
+template <class T>
+void check_sizes() {
+  CAPTURE(sizeof(T));
+  const std::array<std::array<index_t, 3>, 11> sizes{{{1, 1, 1},
+                                                      {7, 7, 7},
+                                                      {1, 33, 257},
+                                                      {33, 1, 7},
+                                                      {33, 33, 33},
+                                                      {6, 16, 256},
+                                                      {13, 17, 600},
+                                                      {9, 520, 20},
+                                                      {257, 33, 7},
+                                                      {145, 257, 70},
+                                                      {73, 19, 513}}};
+  for (const auto& mkn : sizes) {
+    const index_t m = mkn[0], k = mkn[1], n = mkn[2];
+    CAPTURE(m);
+    CAPTURE(k);
+    CAPTURE(n);
+    const auto a = random_tensor<T, 2>({m, k}, static_cast<std::uint64_t>(m * 1000 + k));
+    const auto b = random_tensor<T, 2>({k, n}, static_cast<std::uint64_t>(k * 1000 + n + 7));
+    CHECK(gemm_error(tl::linalg::matmul(a, b), a, b) <= 2);
+    // Transposed storage: A^T and B^T stored, used through .t() views.
+    const auto at = random_tensor<T, 2>({k, m}, static_cast<std::uint64_t>(m + 11));
+    const auto bt = random_tensor<T, 2>({n, k}, static_cast<std::uint64_t>(n + 13));
+    CHECK(gemm_error(tl::matmul(at.t(), bt.t()), at.t(), bt.t()) <= 2);
+    CHECK(gemm_error(tl::matmul(a, bt.t()), a, bt.t()) <= 2);
+    if constexpr (tl::is_complex_v<T>) {
+      CHECK(gemm_error(tl::matmul(at.mH(), b), at.mH(), b) <= 2);
+      CHECK(gemm_error(tl::matmul(a.conj(), bt.mH()), a.conj(), bt.mH()) <= 2);
+    }
+  }
+}
+
+TEST_CASE("gemm: odd sizes, transposed and conjugated views, every floating dtype") {
+  check_sizes<float>();
+  check_sizes<double>();
+  check_sizes<tl::complex<float>>();
+  check_sizes<tl::complex<double>>();
+}
+
+TEST_CASE("gemm: sliced and strided views, large enough for several cache blocks") {
+  const auto big = random_tensor<double, 2>({700, 900}, 5);
+  const auto a = big.slice(0, 3, 203, 2).slice(1, 1, 301);  // [100, 300], row stride 1800
+  const auto b = big.slice(1, 0, 900, 3);                   // [700, 300], column stride 3
+  const auto b2 = b.slice(0, 0, 300);
+  CHECK(gemm_error(tl::matmul(a, b2), a, b2) <= 2);
+  const auto af = random_tensor<float, 2>({20, 300}, 6);
+  const auto bf = random_tensor<float, 2>({300, 4200}, 7);  // n > NC: two column blocks
+  CHECK(gemm_error(tl::matmul(af, bf), af, bf) <= 2);
+}
+
+TEST_CASE("gemm: alpha, beta and a strided C through the detail interface") {
+  using T = tl::complex<double>;
+  const index_t m = 37, n = 41, k = 29;
+  auto a = random_tensor<T, 2>({m, k}, 1);
+  auto b = random_tensor<T, 2>({k, n}, 2);
+  auto c0 = random_tensor<T, 2>({n, m}, 3);  // C stored transposed: row stride 1, column stride m
+  std::vector<T> c(c0.data(), c0.data() + c0.numel());
+  const T alpha(0.5, -2), beta(-1, 0.25);
+  tl::linalg::detail::gemm<T>(m, n, k, alpha, {a.data(), k, 1, true}, {b.data(), n, 1, false}, beta, c.data(), 1, m);
+  ld worst = 0;
+  for (index_t i = 0; i < m; ++i)
+    for (index_t j = 0; j < n; ++j) {
+      cld acc = 0;
+      for (index_t p = 0; p < k; ++p) acc += std::conj(to_cld(a(i, p))) * to_cld(b(p, j));
+      const cld want = to_cld(alpha) * acc + to_cld(beta) * to_cld(c0(j, i));
+      worst = std::max(worst, std::abs(to_cld(c[static_cast<std::size_t>(i + j * m)]) - want));
+    }
+  CHECK(worst <= 1e-13L);
+
+  // beta == 0 does not read C: NaNs there are overwritten.
+  std::vector<double> cn(static_cast<std::size_t>(m * n), std::nan(""));
+  auto ar = random_tensor<double, 2>({m, k}, 4);
+  auto br = random_tensor<double, 2>({k, n}, 5);
+  tl::linalg::detail::gemm<double>(m, n, k, 2.0, {ar.data(), k, 1}, {br.data(), n, 1}, 0.0, cn.data(), n, 1);
+  bool finite = true;
+  for (double v : cn) finite = finite && std::isfinite(v);
+  CHECK(finite);
+  // k == 0: C = beta * C.
+  std::vector<double> ck(4, 3.0);
+  tl::linalg::detail::gemm<double>(2, 2, 0, 1.0, {ar.data(), 0, 1}, {br.data(), 2, 1}, 0.5, ck.data(), 2, 1);
+  CHECK(ck[0] == 1.5);
+}
+
+TEST_CASE("gemm: batched products with broadcasting, one thread and two") {
+  for (int threads : {1, 2}) {
+    tl::set_num_threads(threads);
+    CAPTURE(threads);
+    const auto a = random_tensor<float, 3>({5, 33, 17}, 8);
+    const auto b = random_tensor<float, 2>({17, 65}, 9);
+    const auto c = tl::matmul(a, b);
+    REQUIRE(c.shape() == tl::shape_t<3>{5, 33, 65});
+    for (index_t q = 0; q < 5; ++q) CHECK(gemm_error(c.select(0, q), a.select(0, q), b) <= 2);
+    const auto az = random_tensor<tl::complex<double>, 4>({2, 1, 70, 40}, 10);
+    const auto bz = random_tensor<tl::complex<double>, 3>({3, 60, 40}, 11);
+    const auto cz = tl::matmul(az, bz.mT());  // [2, 3, 70, 60]
+    REQUIRE(cz.shape() == tl::shape_t<4>{2, 3, 70, 60});
+    for (index_t p = 0; p < 2; ++p)
+      for (index_t q = 0; q < 3; ++q)
+        CHECK(gemm_error(cz.select(0, p).select(0, q), az.select(0, p).select(0, 0), bz.select(0, q).mT()) <= 2);
+    // A large product split over threads gives the same bits as one thread (same blocking).
+    const auto x = random_tensor<double, 2>({300, 280}, 12);
+    const auto y = random_tensor<double, 2>({280, 310}, 13);
+    const auto z = tl::matmul(x, y);
+    tl::set_num_threads(1);
+    const auto z1 = tl::matmul(x, y);
+    bool same = true;
+    for (index_t i = 0; i < z.numel(); ++i) same = same && z.data()[i] == z1.data()[i];
+    CHECK(same);
+  }
+  tl::set_num_threads(2);
+}
+
+TEST_CASE("gemm: empty operands") {
+  const tl::tensor<double, 2> a(tl::shape_t<2>{3, 0}), b(tl::shape_t<2>{0, 4});
+  const auto c = tl::linalg::matmul(a, b);
+  REQUIRE(c.shape() == tl::shape_t<2>{3, 4});
+  for (index_t i = 0; i < 12; ++i) CHECK(c.data()[i] == 0.0);
+  const tl::tensor<float, 2> e(tl::shape_t<2>{0, 5}), f(tl::shape_t<2>{5, 2});
+  CHECK(tl::matmul(e, f).shape() == tl::shape_t<2>{0, 2});
+}
+}  // namespace
