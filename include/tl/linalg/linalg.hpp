@@ -1,4 +1,14 @@
 #pragma once
 /// @file linalg.hpp
-/// @brief tl::linalg, mirroring torch.linalg: matrix products and factorizations on the CPU.
+/// @brief tl::linalg, mirroring torch.linalg: matrix products, LU, Cholesky, solves, inverses and
+/// determinants on the CPU, on one packed, cache-blocked GEMM.
+#include "tl/linalg/error.hpp"
 #include "tl/linalg/matmul.hpp"
+#include "tl/linalg/lu_factor.hpp"
+#include "tl/linalg/lu.hpp"
+#include "tl/linalg/lu_solve.hpp"
+#include "tl/linalg/solve.hpp"
+#include "tl/linalg/inv.hpp"
+#include "tl/linalg/det.hpp"
+#include "tl/linalg/cholesky.hpp"
+#include "tl/linalg/solve_triangular.hpp"

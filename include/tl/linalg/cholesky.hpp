@@ -1,0 +1,95 @@
+#pragma once
+/// @file cholesky.hpp
+/// @brief tl::linalg::cholesky and cholesky_ex: A = L L^H (or U^H U) for Hermitian
+/// positive-definite matrices (torch.linalg.cholesky / cholesky_ex).
+///
+/// @code
+/// auto L = tl::linalg::cholesky(a);                        // reads the lower triangle of a
+/// auto U = tl::linalg::cholesky(a, /*upper=*/true);        // reads the upper triangle of a
+/// auto [L2, info] = tl::linalg::cholesky_ex(a);            // info: order of the failing minor
+/// @endcode
+#include <cstdint>
+
+#include "tl/linalg/detail/batch.hpp"
+#include "tl/linalg/detail/potrf.hpp"
+
+namespace tl::linalg {
+
+/// @brief cholesky_ex's result: the factor and info (int32, the batch shape; 0, or the order k of
+/// the first leading minor that is not positive-definite).
+template <class T, std::size_t R>
+struct cholesky_ex_result {
+  tensor<T, R> L;
+  tensor<std::int32_t, R - 2> info;
+};
+
+namespace detail {
+template <bool Throw, expression E>
+auto cholesky_impl(const char* op, E&& A, bool upper) {
+  check_matrix_arg<E>();
+  using T = value_of_t<E>;
+  constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  const auto a = readable(std::forward<E>(A));
+  const auto& s = a.shape();
+  require_square(op, s);
+  const index_t n = s[R - 1];
+  shape_t<R - 2> is{};
+  for (std::size_t q = 0; q + 2 < R; ++q) is[q] = s[q];
+  cholesky_ex_result<T, R> r{tensor<T, R>(s), tensor<std::int32_t, R - 2>(is)};
+  const index_t nb = batch_count(s);
+  const auto& st = a.strides();
+  const bool cj = a.is_conj();
+  for_each_matrix(nb, n, [&](index_t b) {
+    // Offset of matrix b in a (any strides).
+    index_t off = 0, rem = b;
+    for (std::size_t q = R - 2; q-- > 0;) {
+      off += (rem % s[q]) * st[q];
+      rem /= s[q];
+    }
+    const T* src = a.data() + off;
+    const index_t rs = st[R - 2], cs = st[R - 1];
+    T* w = r.L.data() + b * n * n;
+    // The lower triangle of A, or for upper the lower triangle of A^H (= A's upper triangle).
+    for (index_t i = 0; i < n; ++i)
+      for (index_t j = 0; j < n; ++j)
+        w[i * n + j] = j > i ? T(0) : (upper ? conj_if(src[j * rs + i * cs], !cj) : conj_if(src[i * rs + j * cs], cj));
+    r.info.data()[b] = static_cast<std::int32_t>(potrf<T>(n, mut_ref<T>{w, n, 1}));
+    if (upper) {  // U = L^H
+      for (index_t i = 0; i < n; ++i) {
+        for (index_t j = i + 1; j < n; ++j) {
+          w[i * n + j] = conj_if(w[j * n + i], true);
+          w[j * n + i] = T(0);
+        }
+        w[i * n + i] = conj_if(w[i * n + i], true);
+      }
+    }
+  });
+  if constexpr (Throw) {
+    for (index_t b = 0; b < r.info.numel(); ++b)
+      if (const std::int32_t k = r.info.data()[b]; k > 0)
+        throw linalg_error(cat_str("tl::linalg::", op, ": the input is not positive-definite", batch_note(b, R > 2),
+                                   ": the leading minor of order ", k, " is not positive-definite"));
+  }
+  return r;
+}
+}  // namespace detail
+
+/// @brief Cholesky factor of a Hermitian (symmetric) positive-definite matrix or batch
+/// (torch.linalg.cholesky): lower L with A = L L^H reading A's lower triangle, or, with
+/// `upper`, U with A = U^H U reading A's upper triangle. The other triangle of the result is 0.
+/// Throws tl::linalg_error naming the batch element and the leading minor that is not
+/// positive-definite.
+template <expression E>
+auto cholesky(E&& A, bool upper = false) {
+  return detail::cholesky_impl<true>("cholesky", std::forward<E>(A), upper).L;
+}
+
+/// @brief As cholesky, but failures are reported in `info` (the order of the first leading minor
+/// that is not positive-definite) and not thrown unless `check_errors` (torch.linalg.cholesky_ex).
+template <expression E>
+auto cholesky_ex(E&& A, bool upper = false, bool check_errors = false) {
+  if (check_errors) return detail::cholesky_impl<true>("cholesky_ex", std::forward<E>(A), upper);
+  return detail::cholesky_impl<false>("cholesky_ex", std::forward<E>(A), upper);
+}
+
+}  // namespace tl::linalg

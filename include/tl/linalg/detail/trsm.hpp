@@ -1,0 +1,109 @@
+#pragma once
+/// @file trsm.hpp
+/// @brief Internal header: triangular solves with many right-hand sides (TRSM), recursive so that
+/// almost all the work runs in the packed GEMM.
+///
+/// `trsm_left` solves op(A) X = B in place (B becomes X) for a triangular n x n A given by strides
+/// (a transposed view of A is a triangular matrix of the other kind) and an n x nrhs B given by
+/// strides. Splitting A = [A11 0; A21 A22] (lower) gives X1 = A11^-1 B1, B2 -= A21 X1 (GEMM),
+/// X2 = A22^-1 B2; blocks of at most 16 rows are solved by substitution, one row of B at a time.
+#include <algorithm>
+
+#include "tl/core/complex.hpp"
+#include "tl/core/config.hpp"
+#include "tl/core/dtype.hpp"
+#include "tl/linalg/detail/gemm.hpp"
+
+namespace tl::linalg::detail {
+
+/// A strided matrix that is written: element (i, j) is p[i * rs + j * cs].
+template <class T>
+struct mut_ref {
+  T* p;
+  index_t rs, cs;
+  TL_INLINE T& operator()(index_t i, index_t j) const { return p[i * rs + j * cs]; }
+  mat_ref<T> as_const() const { return {p, rs, cs, false}; }
+  mut_ref sub(index_t i, index_t j) const { return {p + i * rs + j * cs, rs, cs}; }
+  mut_ref t() const { return {p, cs, rs}; }
+};
+
+template <class T>
+TL_INLINE real_t<T> real_part(const T& v) {
+  if constexpr (is_complex_v<T>) return v.re;
+  else return v;
+}
+
+template <class T>
+TL_INLINE T mat_at(const mat_ref<T>& a, index_t i, index_t j) {
+  return conj_if(a.p[i * a.rs + j * a.cs], a.conj);
+}
+template <class T>
+mat_ref<T> sub(const mat_ref<T>& a, index_t i, index_t j) {
+  return {a.p + i * a.rs + j * a.cs, a.rs, a.cs, a.conj};
+}
+template <class T>
+mat_ref<T> transposed(const mat_ref<T>& a) {
+  return {a.p, a.cs, a.rs, a.conj};
+}
+
+/// B(i, :) -= s * B(p, :) over nrhs columns (vectorizes for unit column stride).
+template <class T>
+TL_INLINE void row_axpy(T* dst, const T* src, T s, index_t nrhs, index_t cs) {
+  if (cs == 1) {
+    for (index_t j = 0; j < nrhs; ++j) dst[j] -= s * src[j];
+  } else {
+    for (index_t j = 0; j < nrhs; ++j) dst[j * cs] -= s * src[j * cs];
+  }
+}
+
+/// Substitution for small n (see trsm_left).
+template <class T>
+void trsm_left_small(bool upper, bool unit, index_t n, index_t nrhs, mat_ref<T> a, mut_ref<T> b) {
+  for (index_t q = 0; q < n; ++q) {
+    const index_t i = upper ? n - 1 - q : q;
+    T* bi = &b(i, 0);
+    const index_t p0 = upper ? i + 1 : 0, p1 = upper ? n : i;
+    for (index_t p = p0; p < p1; ++p) {
+      const T s = mat_at(a, i, p);
+      if (s != T(0)) row_axpy(bi, &b(p, 0), s, nrhs, b.cs);
+    }
+    if (!unit) {
+      const T d = mat_at(a, i, i);
+      if (b.cs == 1) {
+        for (index_t j = 0; j < nrhs; ++j) bi[j] = bi[j] / d;
+      } else {
+        for (index_t j = 0; j < nrhs; ++j) bi[j * b.cs] = bi[j * b.cs] / d;
+      }
+    }
+  }
+}
+
+/// @brief Solves op(A) X = B in place: A is n x n lower (or upper) triangular, unit diagonal when
+/// `unit` (the diagonal is then not read); entries of A outside its triangle are never read.
+template <class T>
+void trsm_left(bool upper, bool unit, index_t n, index_t nrhs, mat_ref<T> a, mut_ref<T> b) {
+  if (n <= 0 || nrhs <= 0) return;
+  if (n <= 16) {
+    trsm_left_small(upper, unit, n, nrhs, a, b);
+    return;
+  }
+  const index_t n1 = std::max<index_t>(16, (n / 2 + 15) / 16 * 16), n2 = n - n1;
+  if (!upper) {
+    trsm_left(upper, unit, n1, nrhs, a, b);
+    gemm<T>(n2, nrhs, n1, T(-1), sub(a, n1, 0), b.sub(0, 0).as_const(), T(1), &b(n1, 0), b.rs, b.cs);
+    trsm_left(upper, unit, n2, nrhs, sub(a, n1, n1), b.sub(n1, 0));
+  } else {
+    trsm_left(upper, unit, n2, nrhs, sub(a, n1, n1), b.sub(n1, 0));
+    gemm<T>(n1, nrhs, n2, T(-1), sub(a, 0, n1), b.sub(n1, 0).as_const(), T(1), &b(0, 0), b.rs, b.cs);
+    trsm_left(upper, unit, n1, nrhs, a, b);
+  }
+}
+
+/// @brief Solves X op(A) = B in place (B is m x n, A n x n triangular): the transpose of
+/// op(A)^T X^T = B^T, where the transpose of a lower triangular A is upper triangular.
+template <class T>
+void trsm_right(bool upper, bool unit, index_t m, index_t n, mat_ref<T> a, mut_ref<T> b) {
+  trsm_left(!upper, unit, n, m, transposed(a), b.t());
+}
+
+}  // namespace tl::linalg::detail
