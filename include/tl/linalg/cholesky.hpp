@@ -54,6 +54,8 @@ auto cholesky_impl(const char* op, E&& A, bool upper) {
       for (index_t j = 0; j < n; ++j)
         w[i * n + j] = j > i ? T(0) : (upper ? conj_if(src[j * rs + i * cs], !cj) : conj_if(src[i * rs + j * cs], cj));
     r.info.data()[b] = static_cast<std::int32_t>(potrf<T>(n, mut_ref<T>{w, n, 1}));
+    for (index_t i = 0; i < n; ++i)  // the updates use the strict upper triangle as scratch
+      for (index_t j = i + 1; j < n; ++j) w[i * n + j] = T(0);
     if (upper) {  // U = L^H
       for (index_t i = 0; i < n; ++i) {
         for (index_t j = i + 1; j < n; ++j) {

@@ -44,8 +44,8 @@ index_t potrf_small(index_t n, mut_ref<T> a) {
   return 0;
 }
 
-/// @brief In-place lower Cholesky of the n x n matrix `a` (lower triangle read and overwritten,
-/// the strict upper triangle untouched). Returns 0 or the 1-based order of the first leading
+/// @brief In-place lower Cholesky of the n x n matrix `a` (lower triangle read and overwritten;
+/// the strict upper triangle is used as scratch by the updates of the diagonal blocks). Returns 0 or the 1-based order of the first leading
 /// minor that is not positive-definite.
 template <class T>
 index_t potrf(index_t n, mut_ref<T> a) {
