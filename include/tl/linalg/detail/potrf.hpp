@@ -52,10 +52,9 @@ index_t potrf(index_t n, mut_ref<T> a) {
   if (n <= 32) return potrf_small(n, a);
   const index_t n1 = (n / 2 + 15) / 16 * 16, n2 = n - n1;
   if (const index_t info = potrf(n1, a)) return info;
-  // L21 L11^H = A21  <=>  conj(L11) L21^T = A21^T (a lower solve on the transposed view).
-  mat_ref<T> l11 = a.as_const();
-  l11.conj = is_complex_v<T>;
-  trsm_left<T>(false, false, n1, n2, l11, a.sub(n1, 0).t());
+  // L21 L11^H = A21: a right-side solve with the upper triangular L11^H.
+  const mat_ref<T> l11h{a.p, a.cs, a.rs, is_complex_v<T>};
+  trsm_right<T>(true, false, n2, n1, l11h, a.sub(n1, 0));
   // A22 -= L21 L21^H, lower triangle, by block rows of 64: rows [i0, i1) x columns [0, i1).
   const mut_ref<T> l21 = a.sub(n1, 0);
   mat_ref<T> l21h{l21.p, l21.cs, l21.rs, is_complex_v<T>};  // L21^H: n1 x n2

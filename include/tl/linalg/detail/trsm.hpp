@@ -12,6 +12,7 @@
 #include "tl/core/complex.hpp"
 #include "tl/core/config.hpp"
 #include "tl/core/dtype.hpp"
+#include "tl/linalg/detail/aligned_buffer.hpp"
 #include "tl/linalg/detail/gemm.hpp"
 
 namespace tl::linalg::detail {
@@ -100,10 +101,23 @@ void trsm_left(bool upper, bool unit, index_t n, index_t nrhs, mat_ref<T> a, mut
 }
 
 /// @brief Solves X op(A) = B in place (B is m x n, A n x n triangular): the transpose of
-/// op(A)^T X^T = B^T, where the transpose of a lower triangular A is upper triangular.
+/// op(A)^T X^T = B^T, where the transpose of a lower triangular A is upper triangular. When B's
+/// rows are contiguous, B^T is solved in a contiguous copy (the substitution steps then run
+/// along rows instead of striding across them).
 template <class T>
 void trsm_right(bool upper, bool unit, index_t m, index_t n, mat_ref<T> a, mut_ref<T> b) {
-  trsm_left(!upper, unit, n, m, transposed(a), b.t());
+  if (m <= 0 || n <= 0) return;
+  if (b.cs != 1 || m == 1) {
+    trsm_left(!upper, unit, n, m, transposed(a), b.t());
+    return;
+  }
+  static thread_local aligned_buffer<T> scratch;
+  T* t = scratch.get(static_cast<std::size_t>(m * n));
+  for (index_t i = 0; i < m; ++i)
+    for (index_t j = 0; j < n; ++j) t[j * m + i] = b(i, j);
+  trsm_left(!upper, unit, n, m, transposed(a), mut_ref<T>{t, m, 1});
+  for (index_t i = 0; i < m; ++i)
+    for (index_t j = 0; j < n; ++j) b(i, j) = t[j * m + i];
 }
 
 }  // namespace tl::linalg::detail
