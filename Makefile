@@ -2,7 +2,7 @@
 #
 #   make deps            install missing build dependencies (Debian/Ubuntu; root)
 #   make demo            build and run examples/quickstart.cpp
-#   make test            release build + ctest
+#   make test            release build of the tests and examples + ctest
 #   make test-sanitize   ASan/UBSan debug build + ctest
 #   make test-cuda       build the CUDA tests with nvcc and run them (skipped without a GPU)
 #   make bench           release build + run every benchmark
@@ -70,12 +70,12 @@ demo: deps
 
 test: deps
 	cmake --preset release
-	cmake --build --preset release
+	cmake --build --preset release --target tl_tests
 	ctest --preset release
 
 test-sanitize: deps
 	cmake --preset debug-sanitize
-	cmake --build --preset debug-sanitize
+	cmake --build --preset debug-sanitize --target tl_tests
 	ctest --preset debug-sanitize
 
 test-cuda: deps
