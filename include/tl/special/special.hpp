@@ -3,3 +3,5 @@
 /// @brief tl::special, mirroring torch.special: lazy elementwise special functions (see docs/special.md).
 #include "tl/special/erf.hpp"
 #include "tl/special/elementary.hpp"
+#include "tl/special/gamma.hpp"
+#include "tl/special/bessel.hpp"

@@ -9,7 +9,11 @@ region of the algorithms and their switch points (erf family: |x| = 0.5, 0.75; n
 inverse functions: arguments approaching the ends of their domains), log-spaced ranges for
 tails, and the subnormal range.
 
-Run (from this folder): /usr/bin/python3 gen_special_reference.py
+The gamma and Bessel group (gammaln, digamma, polygamma, multigammaln, i0, i0e, i1, i1e) has
+its own random stream and 240 samples per dtype; polygamma and multigammaln rows carry the
+integer order n or dimension p in the first argument column.
+
+Run (from this folder): /usr/bin/python3 gen_special_reference.py [names...]   (all by default)
 """
 import math
 import os
@@ -138,7 +142,106 @@ BINARY = {
 }
 
 
+def pole_inf(f):
+    return lambda x: mp.inf if (x <= 0 and x == mp.floor(x)) else f(x)
+
+
+def gammaln_ref(x):
+    if x <= 0 and x == mp.floor(x):
+        return mp.inf
+    return mp.re(mp.loggamma(x))
+
+
+def digamma_ref(x):
+    if x == 0:
+        return mp.ninf  # torch: -inf at +0
+    if x <= 0 and x == mp.floor(x):
+        return mp.nan
+    return mp.digamma(x)
+
+
+def scaled_i(k):
+    return lambda x: mp.exp(-abs(x)) * mp.besseli(k, x)
+
+
+def multigammaln_ref(p, x):
+    return p * (p - 1) / mp.mpf(4) * mp.log(mp.pi) + mp.fsum(mp.re(mp.loggamma(x - mp.mpf(j) / 2)) for j in range(int(p)))
+
+
+N2 = 240
+GAMMA_UNARY = {
+    "gammaln": (gammaln_ref,
+                [lin(0, 3), lin(0.9, 1.1), lin(1.9, 2.1), logu(1e-300, 1e-2), lin(3, 10), logu(8, 1e300), lin(-10, 0),
+                 logu(1e-300, 1, -1), lin(-200, -10), lin(7.5, 8.5)],
+                [lin(0, 3), lin(0.9, 1.1), lin(1.9, 2.1), logu(1e-37, 1e-2), lin(3, 10), logu(8, 1e36), lin(-10, 0),
+                 logu(1e-37, 1, -1), lin(-40, -10), lin(7.5, 8.5)],
+                [1.0, 2.0, 0.5, 1.75, 0.75, 3.0, 8.0, 1e-310, 2.5e305, -0.5, -2.5]),
+    "digamma": (digamma_ref,
+                [lin(0, 3), lin(1.4, 1.5), logu(1e-300, 1e-2), lin(3, 10), logu(8, 1e300), lin(-10, 0), logu(1e-300, 1, -1),
+                 lin(-200, -10), lin(7.5, 8.5)],
+                [lin(0, 3), lin(1.4, 1.5), logu(1e-37, 1e-2), lin(3, 10), logu(8, 1e37), lin(-10, 0), logu(1e-37, 1, -1),
+                 lin(-40, -10), lin(7.5, 8.5)],
+                [1.0, 2.0, 3.0, 1.4616321449683623, 8.0, 1e-310, -0.5, -2.5]),
+    "i0": (lambda x: mp.besseli(0, x), [lin(-8, 8), lin(-30, 30), lin(-713, 713), logu(1e-300, 1)],
+           [lin(-8, 8), lin(-30, 30), lin(-90, 90), logu(1e-37, 1)], [8.0, -8.0, 0.0, 700.5, 713.0]),
+    "i0e": (scaled_i(0), [lin(-8, 8), lin(-30, 30), logu(8, 1e300), logu(1e-300, 1)],
+            [lin(-8, 8), lin(-30, 30), logu(8, 1e37), logu(1e-37, 1)], [8.0, -8.0, 0.0, 1e10]),
+    "i1": (lambda x: mp.besseli(1, x), [lin(-8, 8), lin(-30, 30), lin(-713, 713), logu(1e-300, 1)],
+           [lin(-8, 8), lin(-30, 30), lin(-90, 90), logu(1e-37, 1)], [8.0, -8.0, 1e-310, 700.5, 713.0]),
+    "i1e": (scaled_i(1), [lin(-8, 8), lin(-30, 30), logu(8, 1e300), logu(1e-300, 1)],
+            [lin(-8, 8), lin(-30, 30), logu(8, 1e37), logu(1e-37, 1)], [8.0, -8.0, 1e-310, 1e10]),
+}
+
+
+def gamma_group(names):
+    rng = random.Random(20261122)
+    for name, (ref, rd, rf, fixed) in GAMMA_UNARY.items():
+        lines = []
+        for dt, regions in (("d", rd), ("f", rf)):
+            xs = [regions[i % len(regions)](rng) for i in range(N2)] + list(fixed)
+            for x in xs:
+                if dt == "f" and abs(x) > 3e38:
+                    continue
+                x = f32(x) if dt == "f" else x
+                lines.append(f"{dt} {x!r} {fmt(ref(mp.mpf(x)))}")
+        if name in names:
+            with open(os.path.join(HERE, name + ".txt"), "w") as f:
+                f.write("\n".join(lines) + "\n")
+    # polygamma: n in {1, 2, 3, 4, 6, 10}; x over (0, 1e6] (log-spaced), [0, 10], and negative x.
+    lines = []
+    for dt in ("d", "f"):
+        for i in range(2 * N2):
+            n = [1, 2, 3, 4, 6, 10][i % 6]
+            x = [lin(0, 10), logu(1e-6 if dt == "f" else 1e-100, 1e6), lin(-10, 0)][(i // 6) % 3](rng)
+            x = f32(x) if dt == "f" else x
+            v = mp.psi(n, x) if not (x <= 0 and x == math.floor(x)) else mp.inf
+            lines.append(f"{dt} {float(n)!r} {x!r} {fmt(v)}")
+    if "polygamma" in names:
+        with open(os.path.join(HERE, "polygamma.txt"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+    # multigammaln: p in {1, 2, 3, 5}, x > (p - 1) / 2.
+    lines = []
+    for dt in ("d", "f"):
+        for i in range(N2):
+            p = [1, 2, 3, 5][i % 4]
+            x = (p - 1) / 2 + [lin(0, 3), logu(1e-3, 1e3), logu(1e3, 1e30)][(i // 4) % 3](rng)
+            x = f32(x) if dt == "f" else x
+            if x <= (p - 1) / 2:
+                continue
+            lines.append(f"{dt} {float(p)!r} {x!r} {fmt(multigammaln_ref(p, mp.mpf(x)))}")
+    if "multigammaln" in names:
+        with open(os.path.join(HERE, "multigammaln.txt"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
 def main():
+    import sys
+    names = set(sys.argv[1:])
+    gamma = set(GAMMA_UNARY) | {"polygamma", "multigammaln"}
+    if not names or names & gamma:
+        gamma_group(names or gamma)
+    if names and not names - gamma:
+        return
     rng = random.Random(20261121)
     for name, (ref, rd, rf, fixed) in UNARY.items():
         lines = []

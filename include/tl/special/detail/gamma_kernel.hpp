@@ -1,0 +1,291 @@
+#pragma once
+/// @file gamma_kernel.hpp
+/// @brief Internal: double-precision kernels of the gamma family: lgamma, digamma, polygamma
+/// (detail header).
+///
+/// Polynomials are Chebyshev interpolants computed at 50 digits by
+/// tests/data/special/fit_gamma_bessel_coefficients.py, in monomial form of u in [-1, 1]:
+///  - lgamma(x) = t (t - 1) K1(t) (- log x for x < 0.75), t = x or x - 1, x in (0, 1.75) (22 terms);
+///  - lgamma(x) = s (s + 1) K2(s), s = x - 2 in [-0.25, 1] (19 terms): the zeros at 1 and 2 are
+///    factored out, so both keep relative accuracy there; [3, 8) is reduced to [2, 3) by
+///    lgamma(x) = lgamma(x - k) + log((x - 1) ... (x - k)); Stirling's series from 8 on;
+///  - digamma(x) = (t - t0) R(t), t = x - 1 in [0, 2] (30 terms), t0 + 1 the positive zero of psi,
+///    held as hi + lo; (0, 1) by psi(x) = psi(x + 1) - 1/x (R evaluated at t = x exactly),
+///    [3, 8) by the recurrence upwards (the reciprocals summed as one fraction), the asymptotic
+///    series from 8 on;
+///  - polygamma(n, x) = (-1)^(n+1) n! zeta(n + 1, x) with the Hurwitz zeta by Euler-Maclaurin
+///    summation: n + 13 terms (q + k)^-(n+1), each from an exact q + k (two-sum) and a
+///    double-double power, summed with compensation, then the tail with 12 Bernoulli terms;
+///  - x < 0 by reflection: lgamma(x) = log(pi / |sin(pi x)|) - lgamma(1 - x),
+///    psi(x) = psi(1 - x) - pi cot(pi x), psi^(n)(x) = (-1)^n psi^(n)(1 - x) - pi^(n+1) P_n(cot pi x)
+///    with P_0(c) = c, P_(k+1)(c) = -(1 + c^2) P_k'(c) below -64 (above, the
+///    Hurwitz sum itself, with ceil(-x) more terms); sin and cos of pi r for the exactly reduced
+///    r = x - round(x).
+#include <limits>
+#include <numbers>
+
+#include "tl/special/detail/kernel.hpp"
+
+namespace tl::special::detail {
+
+/// hi + lo, an unevaluated sum, and error-free transformations on it (Dekker, Knuth; no fma
+/// needed). Low parts that are not finite (an overflowed split) are dropped.
+template <class V>
+struct dd {
+  V hi, lo;
+};
+template <class V>
+TL_SPECIAL_KERNEL V finite_or_zero(const V& v) {
+  return sel(vabs(v) < V(std::numeric_limits<double>::infinity()), v, V(0));
+}
+template <class V>
+TL_SPECIAL_KERNEL dd<V> two_sum(const V& a, const V& b) {
+  const V s = a + b;
+  const V bb = s - a;
+  return {s, finite_or_zero((a - (s - bb)) + (b - bb))};
+}
+template <class V>
+TL_SPECIAL_KERNEL dd<V> two_prod(const V& a, const V& b) {
+  const V p = a * b;
+  const V ca = a * V(134217729.0), cb = b * V(134217729.0);  // 2^27 + 1
+  const V ah = ca - (ca - a), al = a - ah, bh = cb - (cb - b), bl = b - bh;
+  return {p, finite_or_zero(((ah * bh - p) + ah * bl + al * bh) + al * bl)};
+}
+template <class V>
+TL_SPECIAL_KERNEL dd<V> mul_dd(const dd<V>& x, const dd<V>& y) {
+  const dd<V> p = two_prod(x.hi, y.hi);
+  const V l = finite_or_zero(p.lo + (x.hi * y.lo + x.lo * y.hi));
+  const V s = p.hi + l;
+  return {s, finite_or_zero(l - (s - p.hi))};
+}
+/// a^m for m >= 1 as hi + lo (relative error about 2^-100 before overflow).
+template <class V>
+TL_SPECIAL_KERNEL dd<V> pow_dd(const V& a, int m) {
+  dd<V> b{a, V(0)}, r{a, V(0)};
+  bool first = true;
+  while (m) {
+    if (m & 1) {
+      r = first ? b : mul_dd(r, b);
+      first = false;
+    }
+    m >>= 1;
+    if (m) b = mul_dd(b, b);
+  }
+  return r;
+}
+/// (a + b)^-m for |b| <= ulp(a) / 2, from a^m = hi + lo: (1 / hi) (1 - lo / hi - m b / a).
+template <class V>
+TL_SPECIAL_KERNEL V recip_pow(const dd<V>& ab, int m) {
+  const dd<V> p = pow_dd(ab.hi, m);
+  const V r = V(1) / p.hi;
+  const V c = finite_or_zero(p.lo * r + V(m) * ab.lo / ab.hi);
+  return r - finite_or_zero(r * c);
+}
+
+/// sin(pi r) and cos(pi r) for the reduced argument r = x - round(x) (|r| <= 1/2; pi in two parts).
+template <class V>
+struct sincos_pi_t {
+  V r, s, c;
+};
+template <class V>
+TL_SPECIAL_KERNEL sincos_pi_t<V> sincos_pi(const V& x) {
+  const V r = x - vnearbyint(x);
+  const V a = vfma(r, V(std::numbers::pi), r * V(1.2246467991473532e-16));
+  return {r, vsin(a), vcos(a)};
+}
+
+// ---- lgamma -------------------------------------------------------------------------------------
+
+/// lgamma(t + 1) / (t (t - 1)) on t in [-0.25, 0.75].
+template <class V>
+TL_SPECIAL_KERNEL V lgamma_k1(const V& t) {
+  return horner<0.5241164609163369, -0.09227919221840808, 0.023641434508242656, -0.007034175909219366, 0.0022599248738644005, -0.0007596501577166024, 0.00026293247942697073, -9.287685778010665e-05, 3.3301289143091514e-05, -1.2078082684661154e-05, 4.420554621712631e-06, -1.6301254737735065e-06, 6.055758498253191e-07, -2.2591787483834413e-07, 8.339236811434343e-08, -3.136818626721858e-08, 1.3373542264361286e-08, -5.0740290700755864e-09, 7.886601727973373e-10, -2.96672207710576e-10, 5.926445837547658e-10, -2.273994576825369e-10>(vfma(t, V(2), V(-0.5)));
+}
+/// lgamma(s + 2) / (s (s + 1)) on s in [-0.25, 1].
+template <class V>
+TL_SPECIAL_KERNEL V lgamma_k2(const V& s) {
+  return horner<0.38923337770173255, -0.04996129234397285, 0.008733857400935139, -0.00173484023200628, 0.0003693381831120539, -8.2080219497994e-05, 1.8774766084433625e-05, -4.383310884372287e-06, 1.0390023602304745e-06, -2.491600589971524e-07, 6.029967063353384e-08, -1.4699446365140903e-08, 3.6056696103590933e-09, -8.920133923456913e-10, 2.208944973235418e-10, -5.212222243584737e-11, 1.2990537101042745e-11, -4.639348533756121e-12, 1.164800120167107e-12>(vfma(s, V(1.6), V(-0.6)));
+}
+/// lgamma(x) for x >= 8 (Stirling's series, 10 terms): (x - 1/2)(log x - 1) + (log(2 pi) - 1) / 2 + S(1/x).
+template <class V>
+TL_SPECIAL_KERNEL V lgamma_stirling(const V& x) {
+  const V r = V(1) / x, z = r * r;
+  const V s = r * horner<1.0 / 12, -1.0 / 360, 1.0 / 1260, -1.0 / 1680, 1.0 / 1188, -691.0 / 360360, 1.0 / 156,
+                         -3617.0 / 122400, 43867.0 / 244188, -174611.0 / 125400>(z);
+  return vfma(x - V(0.5), vlog(x) - V(1), V(0.41893853320467274178) + s);
+}
+/// lgamma(x) for x >= 0 (+0 gives inf, +inf gives inf).
+template <class V>
+TL_SPECIAL_KERNEL V lgamma_pos(const V& x) {
+  const auto ra = x < V(1.75), rc = x >= V(8);
+  V res(0);
+  if (any_of(ra)) {
+    const auto below = x < V(0.75);
+    const V t = sel(below, x, x - V(1));
+    const V a = t * (t - V(1)) * lgamma_k1(t);
+    res = sel(below, a - log_sub(x), a + V(0));  // + 0: lgamma(1) = +0
+  }
+  if (!all_of(ra || rc)) {
+    V y = sel(ra || rc, V(2.5), x), p(1);
+    for (int j = 0; j < 5; ++j) {  // y in [3, 8) -> [2, 3), p = (x - 1) ... (y)
+      const auto m = y >= V(3);
+      y = sel(m, y - V(1), y);
+      p = sel(m, p * y, p);
+    }
+    const V s = y - V(2);
+    res = sel(ra || rc, res, s * (s + V(1)) * lgamma_k2(s) + vlog(p));
+  }
+  if (any_of(rc)) res = sel(rc, lgamma_stirling(vmax(x, V(8))), res);
+  return res;
+}
+/// lgamma(x) = log |Gamma(x)|; +inf at 0, the negative integers and +-inf.
+template <class V>
+TL_SPECIAL_KERNEL V lgamma_kernel(const V& x) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const auto neg = x < V(0);
+  V res = lgamma_pos(sel(neg, V(1) - x, x));
+  if (any_of(neg)) {
+    const auto sc = sincos_pi(x);
+    const V refl = V(1.1447298858494001741) - log_sub(vabs(sc.s)) - res;  // log(pi) - log|sin(pi x)| - lgamma(1 - x)
+    res = sel(neg, sel(sc.r == V(0) || x == V(-inf), V(inf), refl), res);
+  }
+  return res;
+}
+
+// ---- digamma ------------------------------------------------------------------------------------
+
+/// psi(1 + t) / (t - t0) on t in [0, 2].
+template <class V>
+TL_SPECIAL_KERNEL V digamma_r(const V& t) {
+  return horner<0.7853075386041053, -0.2607389546830014, 0.10899991701762626, -0.04955103291767291, 0.023447309597724546, -0.011338432553333682, 0.005552254171350814, -0.0027395728831692795, 0.0013581421903714414, -0.000675313369799565, 0.00033643237613001386, -0.00016781518722379935, 8.377966540530644e-05, -4.184622931937881e-05, 2.0891708911121205e-05, -1.044106631983514e-05, 5.26871942897218e-06, -2.6338311326151924e-06, 1.2119815782595426e-06, -6.059322795045256e-07, 4.6173797029851077e-07, -2.3086248081342955e-07, -5.6422994902202784e-08, 2.821220170829738e-08, 1.1540536834062045e-07, -5.77025926771739e-08, -3.5705337308985145e-08, 1.7852672191376552e-08, 1.0201545142033868e-08, -5.100770214989469e-09>(t - V(1));
+}
+/// psi(x) for x >= 8 (asymptotic series, 10 terms).
+template <class V>
+TL_SPECIAL_KERNEL V digamma_asymptotic(const V& x) {
+  const V r = V(1) / x, z = r * r;
+  const V s = z * horner<1.0 / 12, -1.0 / 120, 1.0 / 252, -1.0 / 240, 1.0 / 132, -691.0 / 32760, 1.0 / 12, -3617.0 / 8160,
+                         43867.0 / 14364, -174611.0 / 6600>(z);
+  return vlog(x) - vfma(r, V(0.5), s);
+}
+/// psi(x) for x >= 0 (+0 gives -inf).
+template <class V>
+TL_SPECIAL_KERNEL V digamma_pos(const V& x) {
+  const auto big = x >= V(8);
+  V res(0);
+  if (!all_of(big)) {
+    V y = sel(big, V(2.5), x), num(0), den(1);
+    for (int j = 0; j < 5; ++j) {  // y in [3, 8) -> [2, 3), num / den = sum of 1 / (y - 1) over the steps
+      const auto m = y >= V(3);
+      y = sel(m, y - V(1), y);
+      num = sel(m, vfma(num, y, den), num);
+      den = sel(m, den * y, den);
+    }
+    const auto below = y < V(1);
+    const V t = sel(below, y, y - V(1));
+    const V p = ((t - V(0.46163214496836236)) - V(-1.5522348162858677e-17)) * digamma_r(t);
+    res = p - sel(below, V(1) / y, V(0)) + num / den;
+  }
+  if (any_of(big)) res = sel(big, digamma_asymptotic(vmax(x, V(8))), res);
+  return res;
+}
+/// psi(x): -inf at +0, +inf at -0, NaN at the negative integers and -inf (torch).
+template <class V>
+TL_SPECIAL_KERNEL V digamma_kernel(const V& x) {
+  const auto neg = x < V(0);
+  V res = digamma_pos(sel(neg, V(1) - x, x));
+  if (any_of(neg)) {
+    const auto sc = sincos_pi(x);
+    const V refl = res - V(std::numbers::pi) * sc.c / sc.s;
+    res = sel(neg, sel(sc.r == V(0), V(std::numeric_limits<double>::quiet_NaN()), refl), res);
+  }
+  return res;
+}
+
+// ---- polygamma ----------------------------------------------------------------------------------
+
+/// Hurwitz zeta(s, q) = sum_k (q + k)^-s for integer s >= 2 and q > -extra, q not a pole
+/// (Euler-Maclaurin; q = +inf gives NaN).
+template <class V>
+TL_SPECIAL_KERNEL V hurwitz_zeta(int s, const V& q, int extra = 0) {
+  const int n_terms = s + 12;
+  const int N = all_of(q >= V(n_terms)) ? 0 : n_terms + extra;
+  V sum(0), comp(0);
+  for (int k = N - 1; k >= 0; --k) {  // small terms first, compensated (Neumaier)
+    const V t = recip_pow(two_sum(q, V(k)), s);
+    const V u = sum + t;
+    comp = comp + finite_or_zero(sel(vabs(sum) >= t, (sum - u) + t, (t - u) + sum));
+    sum = u;
+  }
+  const dd<V> w = two_sum(q, V(N));
+  const V r = V(1) / w.hi, z = r * r;
+  // tail: w^(1-s) [1 / (s - 1) + r (1/2 + sum_j B_2j / (2j)! s (s + 1) ... (s + 2j - 2) r^(2j - 1))]
+  constexpr double b2j[12] = {1.0 / 6, -1.0 / 30, 1.0 / 42, -1.0 / 30, 5.0 / 66, -691.0 / 2730, 7.0 / 6, -3617.0 / 510,
+                              43867.0 / 798, -174611.0 / 330, 854513.0 / 138, -236364091.0 / 2730};
+  double c[12] = {};
+  double rise = s, fact = 2;  // s (s + 1) ... (s + 2j - 2), (2j)!
+  for (int j = 0; j < 12; ++j) {
+    c[j] = b2j[j] / fact * rise;
+    rise *= double(s + 2 * j + 1) * double(s + 2 * j + 2);
+    fact *= double(2 * j + 3) * double(2 * j + 4);
+  }
+  V e(c[11]);
+  for (int j = 10; j >= 0; --j) e = vfma(e, z, V(c[j]));
+  const V bracket = vfma(r, vfma(r, e, V(0.5)), V(1.0 / (s - 1)));
+  const V tail = (s == 2 ? r - r * finite_or_zero(w.lo * r) : recip_pow(w, s - 1)) * bracket;
+  return sum + (tail + comp);
+}
+
+/// psi^(n)(x) for n >= 1: +-inf at the poles (x = 0, -1, ...; + for odd n), +-0 at +inf, NaN at -inf.
+/// Negative x: the same sum for x >= -64 (each term (x + k)^-(n+1) accurate, the nearest pole's
+/// included); below, reflection, for n <= 60 (NaN beyond).
+template <class V>
+TL_SPECIAL_KERNEL V polygamma_kernel(int n, const V& x) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const int s = n + 1;
+  double nfact = 1;
+  for (int i = 2; i <= n; ++i) nfact *= i;
+  const auto neg = x < V(0), far = x < V(-64);
+  // Lanes in [-64, 0) sum directly (the loop runs ceil(-min x) more terms); lanes below -64 reflect.
+  double lowest = 0;
+  if (any_of(neg && !far)) {
+    if constexpr (is_scalar_v<V>) lowest = x;
+    else {
+      alignas(64) double lanes[V::size];
+      sel(far, V(0), x).store_aligned(lanes);
+      for (double v : lanes) lowest = v < lowest ? v : lowest;
+    }
+  }
+  const V z = hurwitz_zeta(s, sel(far, V(1) - x, sel(x == V(0), V(0x1p-1070), x)), static_cast<int>(-lowest) + 1);
+  const bool odd = n % 2 == 1;
+  V res = V(odd ? nfact : -nfact) * z;
+  if (any_of(far)) {
+    constexpr int max_n = 60;
+    V refl(std::numeric_limits<double>::quiet_NaN());
+    if (n <= max_n) {
+      double p[max_n + 2] = {}, q[max_n + 2] = {};
+      p[1] = 1;  // P_0(c) = c
+      for (int k = 0; k < n; ++k) {  // P_(k+1) = -(1 + c^2) P_k'
+        for (int i = 0; i <= k + 2; ++i) q[i] = 0;
+        for (int i = 1; i <= k + 1; ++i) {
+          q[i - 1] -= i * p[i];
+          q[i + 1] -= i * p[i];
+        }
+        for (int i = 0; i <= k + 2; ++i) p[i] = q[i];
+      }
+      const auto sc = sincos_pi(x);
+      const V ct = sc.c / sc.s;
+      V pv(p[n + 1]);
+      for (int i = n; i >= 0; --i) pv = vfma(pv, ct, V(p[i]));
+      double pin = std::numbers::pi;
+      for (int i = 0; i < n; ++i) pin *= std::numbers::pi;
+      refl = V(-nfact) * z - V(pin) * pv;
+    }
+    res = sel(far, refl, res);
+  }
+  const V pole(odd ? inf : -inf);
+  res = sel(x == V(inf), V(odd ? 0.0 : -0.0), res);
+  res = sel(x <= V(0) && x == vnearbyint(x), pole, res);
+  return sel(x == V(-inf), V(std::numeric_limits<double>::quiet_NaN()), res);
+}
+
+}  // namespace tl::special::detail

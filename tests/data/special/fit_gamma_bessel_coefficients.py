@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Derives the polynomial coefficients of include/tl/special/detail/gamma_kernel.hpp and
+bessel_kernel.hpp.
+
+Each approximation is a Chebyshev interpolant of a smooth function on an interval, computed with
+mpmath at 50 significant digits and converted to monomial form in the interpolation variable
+u in [-1, 1]. The script prints, for each, the C++ `horner<...>` argument list (lowest order
+first) and the maximum relative error of a double-precision Horner evaluation on a dense grid.
+
+  gammaln:  K1(t) = lgamma(1 + t) / (t (t - 1))   t in [-0.25, 0.75]   (x in (0, 1.75))
+            K2(s) = lgamma(2 + s) / (s (s + 1))   s in [-0.25, 1]      (x in [1.75, 3))
+  digamma:  R(t) = psi(1 + t) / (t - t0)      t in [0, 2]          (t0 = x0 - 1, x0 the zero of psi)
+  i0e:      e^-x I0(x)                        x in [0, 8]
+            sqrt(x) e^-x I0(x)                1/x in (0, 1/8]
+  i1e:      e^-x I1(x) / x                    x in [0, 8]
+            sqrt(x) e^-x I1(x)                1/x in (0, 1/8]
+
+Run (from this folder): /usr/bin/python3 fit_gamma_bessel_coefficients.py
+"""
+import mpmath as mp
+
+mp.mp.dps = 50
+
+
+def cheb_coeffs(f, n):
+    th = [mp.pi * (j + mp.mpf("0.5")) / n for j in range(n)]
+    fv = [f(mp.cos(t)) for t in th]
+    return [2 * mp.fsum(fv[j] * mp.cos(k * th[j]) for j in range(n)) / n for k in range(n)]
+
+
+def to_monomial(c):
+    n = len(c)
+    T = [[mp.mpf(1)], [mp.mpf(0), mp.mpf(1)]]
+    for k in range(2, n):
+        a = [mp.mpf(0)] + [2 * v for v in T[k - 1]]
+        b = T[k - 2] + [mp.mpf(0)] * (len(a) - len(T[k - 2]))
+        T.append([a[i] - b[i] for i in range(len(a))])
+    m = [mp.mpf(0)] * n
+    for k in range(n):
+        for i, v in enumerate(T[k]):
+            m[i] += (c[k] / 2 if k == 0 else c[k]) * v
+    return m
+
+
+def horner(m, u):
+    p = 0.0
+    for v in reversed(m):
+        p = p * u + v
+    return p
+
+
+def fit(name, f, n, grid=2001):
+    """f is a function of u in [-1, 1]."""
+    m = [float(v) for v in to_monomial(cheb_coeffs(f, n))]
+    us = [mp.mpf(-1) + 2 * mp.mpf(i) / (grid - 1) for i in range(grid)]
+    err = max(abs((horner(m, float(u)) - f(mp.mpf(float(u)))) / f(mp.mpf(float(u)))) for u in us)
+    print(f"// {name}: {n} terms, max relative error of the double Horner form {float(err):.3g}")
+    print("horner<" + ", ".join(repr(v) for v in m) + ">")
+    return m
+
+
+def on(a, b, g):
+    a, b = mp.mpf(a), mp.mpf(b)
+    return lambda u: g((u * (b - a) + (a + b)) / 2)
+
+
+def lg_over(z0):
+    # lgamma(z0 + t) / ((t + z0 - 1)(t + z0 - 2)): the zeros of lgamma at 1 and 2 divided out
+    def g(t):
+        d = (t + z0 - 1) * (t + z0 - 2)
+        if abs(d) < mp.mpf(10) ** -40:
+            return mp.diff(lambda v: mp.loggamma(z0 + v), t, 1) / (2 * t + 2 * z0 - 3)
+        return mp.loggamma(z0 + t) / d
+    return g
+
+
+X0 = mp.findroot(lambda x: mp.psi(0, x), 1.46)
+T0 = X0 - 1
+
+
+def r_of(t):
+    if abs(t - T0) < mp.mpf(10) ** -30:
+        return mp.psi(1, 1 + t)
+    return mp.psi(0, 1 + t) / (t - T0)
+
+
+def i_small(k):
+    return lambda x: (mp.exp(-x) * mp.besseli(k, x)) / (x if k == 1 and x != 0 else 1) if not (k == 1 and x == 0) else mp.mpf(0.5)
+
+
+def i_large(k):
+    def g(t):  # t = 1 / x
+        if t == 0:
+            return 1 / mp.sqrt(2 * mp.pi)
+        x = 1 / t
+        return mp.sqrt(x) * mp.exp(-x) * mp.besseli(k, x)
+    return g
+
+
+if __name__ == "__main__":
+    print(f"// x0 = {mp.nstr(X0, 25)}, t0 hi = {float(T0)!r}, lo = {float(T0 - mp.mpf(float(T0)))!r}")
+    fit("K1", on("-0.25", "0.75", lg_over(1)), 22)
+    fit("K2", on("-0.25", "1", lg_over(2)), 19)
+    fit("R", on(0, 2, r_of), 30)
+    fit("I0 small", on(0, 8, i_small(0)), 30)
+    fit("I0 large", on(0, "0.125", i_large(0)), 24)
+    fit("I1 small", on(0, 8, i_small(1)), 30)
+    fit("I1 large", on(0, "0.125", i_large(1)), 24)

@@ -1,0 +1,193 @@
+// tl::special gamma family (gammaln, digamma, polygamma, multigammaln) against mpmath references
+// (tests/data/special), poles, infinities, argument errors and fusion.
+#include "special_test_util.hpp"
+
+#include <tl/special/special.hpp>
+
+#include <map>
+
+using namespace special_test;
+namespace ts = tl::special;
+
+namespace {
+#ifdef __FMA__
+constexpr double slack = 0;
+#else
+constexpr double slack = 0.5;
+#endif
+
+/// Error of got against ref in ULP of T, where the scale of the ULP is at least `floor_scale`:
+/// for the reflection formulas (x < 0) the error is bounded relative to the size of the terms
+/// that cancel near the zeros of the function, not relative to the (small) result.
+template <class T>
+double ulp_error_scaled(T got, long double ref, long double floor_scale) {
+  if (std::isnan(ref) || std::isinf(ref) || std::fabs(ref) >= floor_scale) return ulp_error<T>(got, ref);
+  if (std::isnan(got) || std::isinf(got)) return 1e30;
+  int e = 0;
+  std::frexp(floor_scale, &e);
+  return static_cast<double>(std::fabs(static_cast<long double>(got) - ref) / std::ldexp(1.0L, e - std::numeric_limits<T>::digits));
+}
+
+/// Largest error of a unary function over its reference rows (packet and scalar path); rows with
+/// x < 0 are measured against the scale returned by neg_scale(x).
+template <class T, class Fn, class Factory, class Scale>
+std::pair<double, double> max_errors(const std::string& name, Fn fn, Factory factory, Scale neg_scale) {
+  const auto rows = load<T>(name);
+  const auto x = column<T>(rows);
+  tl::tensor<T, 1> y = factory(x);
+  double worst_pos = 0, worst_neg = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto k = static_cast<tl::index_t>(i);
+    const bool neg = x(k) < 0;
+    const long double sc = neg ? neg_scale(static_cast<double>(x(k))) : 0.0L;
+    const double e = std::max(ulp_error_scaled<T>(y(k), rows[i].ref, sc), ulp_error_scaled<T>(fn(x(k)), rows[i].ref, sc));
+    double& w = neg ? worst_neg : worst_pos;
+    if (e > w) {
+      w = e;
+      MESSAGE(name << std::string(std::is_same_v<T, float> ? " float" : " double") << ": " << e << " ULP at x = " << static_cast<double>(x(k))
+                   << " (packet " << static_cast<double>(y(k)) << ", reference " << static_cast<double>(rows[i].ref) << ")");
+    }
+  }
+  return {worst_pos, worst_neg};
+}
+}  // namespace
+
+TEST_CASE_TEMPLATE("gamma family: ULP error against the mpmath reference", T, float, double) {
+  const double bound = (std::is_same_v<T, float> ? 2.0 : 4.0) + slack;
+  // Reflection: lgamma(x) = log(pi / |sin(pi x)|) - lgamma(1 - x) and psi(x) = psi(1 - x) - pi cot(pi x)
+  // cancel near the negative zeros; there the error is bounded in ULP of the larger term.
+  const auto lg_scale = [](double v) { return std::max(1.0L, std::fabs(static_cast<long double>(std::lgamma(1 - v)))); };
+  const auto dg_scale = [](double v) {
+    return std::max(1.0L, std::fabs(std::log(1.0L - v)) + std::fabs(3.14159265358979L / std::tan(3.14159265358979L * v)));
+  };
+  const auto [lg_pos, lg_neg] = max_errors<T>("gammaln", ts::detail::gammaln_fn{}, [](const auto& x) { return ts::gammaln(x); }, lg_scale);
+  const auto [dg_pos, dg_neg] = max_errors<T>("digamma", ts::detail::digamma_fn{}, [](const auto& x) { return ts::digamma(x); }, dg_scale);
+  MESSAGE("gammaln x > 0: " << lg_pos << ", x < 0: " << lg_neg << "; digamma x > 0: " << dg_pos << ", x < 0: " << dg_neg);
+  CHECK(lg_pos <= bound);
+  CHECK(lg_neg <= bound);
+  CHECK(dg_pos <= bound);
+  CHECK(dg_neg <= bound);
+}
+
+TEST_CASE_TEMPLATE("polygamma and multigammaln: ULP error against the mpmath reference", T, float, double) {
+  const double bound = (std::is_same_v<T, float> ? 2.0 : 4.0) + slack;
+  for (const char* name : {"polygamma", "multigammaln"}) {
+    const auto rows = load<T>(name, 2);
+    std::map<int, std::vector<row>> by_order;
+    for (const auto& r : rows) by_order[static_cast<int>(r.x)].push_back(r);
+    for (const auto& [k, rs] : by_order) {
+      std::vector<row> shifted;
+      for (const auto& r : rs) shifted.push_back({r.y, 0, r.ref});
+      const auto x = column<T>(shifted);
+      tl::tensor<T, 1> y = std::string(name) == "polygamma" ? tl::tensor<T, 1>(ts::polygamma(k, x)) : tl::tensor<T, 1>(ts::multigammaln(x, k));
+      double worst = 0;
+      for (std::size_t i = 0; i < shifted.size(); ++i) {
+        const auto j = static_cast<tl::index_t>(i);
+        // x < 0 (polygamma): relative to the sum of the magnitudes n! |x + j|^-(n+1), j = 0, 1, ...
+        // (the terms cancel near the zeros of polygamma for even n).
+        const double xv = static_cast<double>(x(j));
+        long double sc = 0;
+        for (int m = 0; xv < 0 && m < 200; ++m) sc += std::tgamma(k + 1.0L) / std::pow(std::fabs(xv + m), k + 1.0L);
+        const double e = ulp_error_scaled<T>(y(j), shifted[i].ref, sc);
+        if (e > worst) {
+          worst = e;
+          MESSAGE(std::string(name) << " " << k << std::string(std::is_same_v<T, float> ? " float" : " double") << ": " << e << " ULP at x = " << xv << " (got "
+                       << static_cast<double>(y(j)) << ", reference " << static_cast<double>(shifted[i].ref) << ")");
+        }
+      }
+      INFO(std::string(name) << " order " << k << " max ULP " << worst);
+      CHECK(worst <= bound);
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("gamma family: poles, infinities, NaN, signed zeros, subnormals", T, float, double) {
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const double sub = static_cast<double>(std::numeric_limits<T>::denorm_min()) * 3;
+  // 19 values: a full packet and a scalar tail for every SIMD width.
+  const auto x = from_list<T>({nan, inf, -inf, 0.0, -0.0, 1.0, 2.0, -1.0, -2.0, sub, -sub, 0.5, -0.5, 1e30, -1e30, 3.0, -2.5, 8.0, nan});
+  tl::tensor<T, 1> lg = ts::gammaln(x), dg = ts::digamma(x), ps = ts::psi(x), t1 = ts::polygamma(1, x), t2 = ts::polygamma(2, x),
+                   p0 = ts::polygamma(0, x);
+  for (const auto* t : {&lg, &dg, &t1, &t2}) {
+    CHECK(std::isnan((*t)(0)));
+    CHECK(std::isnan((*t)(18)));
+  }
+  // gammaln: +inf at 0, -0, the negative integers and +-inf (torch); exact zeros at 1 and 2.
+  for (int i : {1, 2, 3, 4, 7, 8, 14}) CHECK(same(lg(i), inf));
+  CHECK(same(lg(5), 0.0));
+  CHECK(same(lg(6), 0.0));
+  CHECK(lg(9) == doctest::Approx(-std::log(static_cast<double>(static_cast<T>(sub)))).epsilon(1e-6));
+  CHECK(lg(11) == doctest::Approx(0.5723649429247001).epsilon(1e-7));   // log sqrt(pi)
+  CHECK(lg(12) == doctest::Approx(1.2655121234846454).epsilon(1e-7));   // log(2 sqrt(pi))
+  CHECK(lg(16) == doctest::Approx(-0.05624371649767405).epsilon(1e-6));
+  CHECK(lg(13) == doctest::Approx(6.807755278982137e31).epsilon(1e-7));
+  // digamma: -inf at +0, +inf at -0, NaN at the negative integers and -inf, inf at inf (torch).
+  CHECK(same(dg(1), inf));
+  CHECK(std::isnan(dg(2)));
+  CHECK(same(dg(3), -inf));
+  CHECK(same(dg(4), inf));
+  CHECK(std::isnan(dg(7)));
+  CHECK(std::isnan(dg(8)));
+  CHECK(std::isnan(dg(14)));
+  CHECK(dg(5) == doctest::Approx(-0.5772156649015329).epsilon(1e-7));
+  CHECK(dg(16) == doctest::Approx(1.1031566406452432).epsilon(1e-7));
+  for (int i = 0; i < 19; ++i) {
+    CHECK(same(ps(i), static_cast<double>(dg(i))));
+    CHECK(same(p0(i), static_cast<double>(dg(i))));
+  }
+  // polygamma n >= 1: poles +inf (odd n) / -inf (even n) at 0 and the negative integers, +-0 at +inf, NaN at -inf.
+  for (int i : {3, 4, 7, 8}) {
+    CHECK(same(t1(i), inf));
+    CHECK(same(t2(i), -inf));
+  }
+  CHECK(same(t1(1), 0.0));
+  CHECK(same(t2(1), -0.0));
+  CHECK(std::isnan(t1(2)));
+  CHECK(std::isnan(t2(2)));
+  CHECK(t1(5) == doctest::Approx(1.6449340668482264).epsilon(1e-7));  // pi^2 / 6
+  CHECK(t2(5) == doctest::Approx(-2.404113806319188).epsilon(1e-7));  // -2 zeta(3)
+  CHECK(t1(12) == doctest::Approx(8.934802200544704).epsilon(1e-7));   // pi^2 / 2 + 4 (reflection of 1.5)
+  CHECK(t1(13) == doctest::Approx(1e-30).epsilon(1e-6));
+}
+
+TEST_CASE("gamma family: argument errors, fusion, integer operands, multigammaln domain") {
+  const auto x = from_list<double>({0.5, 1.5, 2.5, 7.0});
+  CHECK_THROWS_AS((void)ts::polygamma(-1, x), tl::value_error);
+  CHECK_THROWS_WITH((void)ts::polygamma(-3, x), doctest::Contains("polygamma"));
+  CHECK_THROWS_WITH((void)ts::polygamma(-3, x), doctest::Contains("-3"));
+  CHECK_THROWS_AS((void)ts::multigammaln(x, 0), tl::value_error);
+  CHECK_THROWS_WITH((void)ts::multigammaln(x, -2), doctest::Contains("multigammaln"));
+  // log B(a, b) = lgamma(a) + lgamma(b) - lgamma(a + b): one fused pass.
+  auto e = ts::gammaln(x) + ts::gammaln(x * 2.0) - ts::gammaln(x * 3.0);
+  static_assert(tl::expression<decltype(e)>);
+  tl::tensor<double, 1> lb = e;
+  for (tl::index_t i = 0; i < 4; ++i) {
+    const double a = x(i), b = 2 * x(i);
+    CHECK(lb(i) == doctest::Approx(std::lgamma(a) + std::lgamma(b) - std::lgamma(a + b)).epsilon(1e-13));
+  }
+  // multigammaln(x, p) = sum_j lgamma(x - j/2) + p (p - 1) / 4 log(pi); NaN for x <= (p - 1) / 2.
+  tl::tensor<double, 1> m = ts::multigammaln(x, 3);
+  CHECK(std::isnan(m(0)));
+  CHECK(m(1) == doctest::Approx(std::lgamma(1.5) + std::lgamma(0.5) + 1.5 * std::log(M_PI)).epsilon(1e-14));
+  CHECK(m(2) == doctest::Approx(std::lgamma(2.5) + std::lgamma(2.0) + std::lgamma(1.5) + 1.5 * std::log(M_PI)).epsilon(1e-14));
+  CHECK(m(3) == doctest::Approx(std::lgamma(7.0) + std::lgamma(6.5) + std::lgamma(6.0) + 1.5 * std::log(M_PI)).epsilon(1e-14));
+  tl::tensor<std::int32_t, 1> k(tl::shape_t<1>{2});
+  k(0) = 3;
+  k(1) = -2;
+  auto ke = ts::gammaln(k);
+  static_assert(std::is_same_v<typename decltype(ke)::value_type, float>);
+  tl::tensor<float, 1> kf = ke;
+  CHECK(kf(0) == doctest::Approx(std::log(2.0)));
+  CHECK(kf(1) == std::numeric_limits<float>::infinity());
+  // Strided operands take the scalar path: same values as the packet path.
+  tl::tensor<double, 2> g(tl::shape_t<2>{40, 3});
+  for (tl::index_t i = 0; i < 40; ++i)
+    for (tl::index_t j = 0; j < 3; ++j) g(i, j) = -9.7 + 0.5 * static_cast<double>(i) + 0.13 * static_cast<double>(j);
+  tl::tensor<double, 2> a = ts::polygamma(3, g), b = ts::polygamma(3, g.transpose(0, 1)), c = ts::gammaln(g.transpose(0, 1));
+  tl::tensor<double, 2> d = ts::gammaln(g);
+  for (tl::index_t i = 0; i < 40; ++i)
+    for (tl::index_t j = 0; j < 3; ++j) {
+      CHECK(same(a(i, j), b(j, i)));
+      CHECK(same(d(i, j), c(j, i)));
+    }
+}
