@@ -1,0 +1,101 @@
+// tl::special modified Bessel functions of the first kind (i0, i0e, i1, i1e) against mpmath
+// references (tests/data/special), edge values and fusion.
+#include "special_test_util.hpp"
+
+#include <tl/special/special.hpp>
+
+using namespace special_test;
+namespace ts = tl::special;
+
+TEST_CASE_TEMPLATE("modified Bessel I0, I1: ULP error against the mpmath reference", T, float, double) {
+#ifdef __FMA__
+  const double slack = 0;
+#else
+  const double slack = 0.5;
+#endif
+  const double bound = (std::is_same_v<T, float> ? 2.0 : 4.0) + slack;
+#define TL_CHECK_ULP(NAME)                                                                                      \
+  do {                                                                                                          \
+    const double e = max_ulp_unary<T>(#NAME, ts::detail::NAME##_fn{}, [](const auto& x) { return ts::NAME(x); }); \
+    MESSAGE(#NAME << " max ULP " << e);                                                                         \
+    CHECK(e <= bound);                                                                                          \
+  } while (0)
+  TL_CHECK_ULP(i0);
+  TL_CHECK_ULP(i0e);
+  TL_CHECK_ULP(i1);
+  TL_CHECK_ULP(i1e);
+#undef TL_CHECK_ULP
+}
+
+TEST_CASE_TEMPLATE("modified Bessel I0, I1: NaN, infinities, signed zeros, subnormals, overflow", T, float, double) {
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const double sub = static_cast<double>(std::numeric_limits<T>::denorm_min()) * 3;
+  const double big = std::is_same_v<T, float> ? 100.0 : 720.0;  // I0, I1 overflow
+  const auto x = from_list<T>({nan, inf, -inf, 0.0, -0.0, sub, -sub, 8.0, -8.0, big, -big, 1.0, -1.0, 50.0, -50.0, 1e30, -1e30, 2.0, nan});
+  tl::tensor<T, 1> a = ts::i0(x), ae = ts::i0e(x), b = ts::i1(x), be = ts::i1e(x), ma = ts::modified_bessel_i0(x),
+                   mb = ts::modified_bessel_i1(x);
+  for (const auto* t : {&a, &ae, &b, &be}) {
+    CHECK(std::isnan((*t)(0)));
+    CHECK(std::isnan((*t)(18)));
+  }
+  // +-inf: I0 -> inf, I1 -> +-inf (torch 1.13 gives NaN there), the scaled forms -> 0, +-0.
+  CHECK(same(a(1), inf));
+  CHECK(same(a(2), inf));
+  CHECK(same(b(1), inf));
+  CHECK(same(b(2), -inf));
+  CHECK(same(ae(1), 0.0));
+  CHECK(same(ae(2), 0.0));
+  CHECK(same(be(1), 0.0));
+  CHECK(same(be(2), -0.0));
+  // zeros, subnormals: I1 is odd, I1(x) ~ x / 2.
+  CHECK(same(a(3), 1.0));
+  CHECK(same(a(4), 1.0));
+  CHECK(same(b(3), 0.0));
+  CHECK(same(b(4), -0.0));
+  CHECK(same(be(4), -0.0));
+  CHECK(b(5) == static_cast<T>(static_cast<T>(sub) * 0.5));
+  CHECK(b(6) == -static_cast<T>(static_cast<T>(sub) * 0.5));
+  // the switch point, evenness and oddness.
+  CHECK(a(7) == doctest::Approx(427.56411572180478).epsilon(1e-7));
+  CHECK(a(8) == a(7));
+  CHECK(b(8) == -b(7));
+  CHECK(ae(7) == doctest::Approx(0.14343178185685031).epsilon(1e-7));
+  // overflow to inf, large-argument scaled forms.
+  CHECK(same(a(9), inf));
+  CHECK(same(b(10), -inf));
+  CHECK(ae(15) == doctest::Approx(0.3989422804014327e-15).epsilon(1e-7));
+  CHECK(be(16) == doctest::Approx(-0.3989422804014327e-15).epsilon(1e-7));
+  if constexpr (std::is_same_v<T, double>) {
+    // just below the overflow threshold: e^x 2^-64 2^64 keeps I0(713) finite.
+    const auto y = from_list<double>({713.0, 705.0});
+    tl::tensor<double, 1> r = ts::i0(y);
+    CHECK(r(0) == doctest::Approx(6.705128263670997e307).epsilon(1e-6));
+    CHECK(std::isfinite(r(1)));
+  }
+  for (int i = 0; i < 19; ++i) {
+    CHECK(same(ma(i), static_cast<double>(a(i))));
+    CHECK(same(mb(i), static_cast<double>(b(i))));
+  }
+}
+
+TEST_CASE("modified Bessel: fuses, strided operands, integer operands compute in float") {
+  tl::tensor<double, 2> x(tl::shape_t<2>{50, 3});
+  for (tl::index_t i = 0; i < 50; ++i)
+    for (tl::index_t j = 0; j < 3; ++j) x(i, j) = -20 + 0.8 * static_cast<double>(i) + 0.1 * static_cast<double>(j);
+  auto e = ts::i1e(x) / ts::i0e(x);
+  static_assert(tl::expression<decltype(e)>);
+  tl::tensor<double, 2> r = e, direct = ts::i1(x) / ts::i0(x), strided = ts::i1e(x.transpose(0, 1));
+  for (tl::index_t i = 0; i < 50; ++i)
+    for (tl::index_t j = 0; j < 3; ++j) {
+      CHECK(r(i, j) == doctest::Approx(direct(i, j)).epsilon(1e-14));
+      CHECK(same(strided(j, i), static_cast<double>(tl::tensor<double, 2>(ts::i1e(x))(i, j))));
+    }
+  tl::tensor<std::int32_t, 1> k(tl::shape_t<1>{2});
+  k(0) = 0;
+  k(1) = 3;
+  auto ke = ts::i0(k);
+  static_assert(std::is_same_v<typename decltype(ke)::value_type, float>);
+  tl::tensor<float, 1> kf = ke;
+  CHECK(kf(0) == 1.0f);
+  CHECK(kf(1) == doctest::Approx(4.880792585865024));
+}
