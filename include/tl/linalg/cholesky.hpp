@@ -8,6 +8,7 @@
 /// auto U = tl::linalg::cholesky(a, /*upper=*/true);        // reads the upper triangle of a
 /// auto [L2, info] = tl::linalg::cholesky_ex(a);            // info: order of the failing minor
 /// @endcode
+#include <algorithm>
 #include <cstdint>
 
 #include "tl/linalg/detail/batch.hpp"
@@ -49,13 +50,20 @@ auto cholesky_impl(const char* op, E&& A, bool upper) {
     const T* src = a.data() + off;
     const index_t rs = st[R - 2], cs = st[R - 1];
     T* w = r.L.data() + b * n * n;
-    // The lower triangle of A, or for upper the lower triangle of A^H (= A's upper triangle).
-    for (index_t i = 0; i < n; ++i)
-      for (index_t j = 0; j < n; ++j)
-        w[i * n + j] = j > i ? T(0) : (upper ? conj_if(src[j * rs + i * cs], !cj) : conj_if(src[i * rs + j * cs], cj));
+    // The lower triangle of A, or for upper the lower triangle of A^H (= A's upper triangle);
+    // potrf does not read the strict upper triangle.
+    for (index_t i = 0; i < n; ++i) {
+      T* wr = w + i * n;
+      if (!upper && !cj && cs == 1) {
+        std::copy_n(src + i * rs, i + 1, wr);
+      } else {
+        for (index_t j = 0; j <= i; ++j)
+          wr[j] = upper ? conj_if(src[j * rs + i * cs], !cj) : conj_if(src[i * rs + j * cs], cj);
+      }
+    }
     r.info.data()[b] = static_cast<std::int32_t>(potrf<T>(n, mut_ref<T>{w, n, 1}));
     for (index_t i = 0; i < n; ++i)  // the updates use the strict upper triangle as scratch
-      for (index_t j = i + 1; j < n; ++j) w[i * n + j] = T(0);
+      std::fill(w + i * n + i + 1, w + (i + 1) * n, T(0));
     if (upper) {  // U = L^H
       for (index_t i = 0; i < n; ++i) {
         for (index_t j = i + 1; j < n; ++j) {

@@ -4,7 +4,7 @@
 /// matrix (LAPACK's potrf, lower), recursive so that almost all the work runs in the GEMM.
 ///
 /// Only the lower triangle of A is read. Splitting A = [A11 *; A21 A22]: L11 = chol(A11),
-/// L21 = A21 L11^-H (TRSM), A22 -= L21 L21^H (the lower triangle only, in GEMM blocks), then
+/// L21 = A21 L11^-H (TRSM), A22 -= L21 L21^H (the lower triangle only, recursively), then
 /// L22 = chol(A22). Blocks of at most 32 columns use the unblocked algorithm (row-oriented dot
 /// products, contiguous in row-major storage).
 #include <algorithm>
@@ -44,6 +44,23 @@ index_t potrf_small(index_t n, mut_ref<T> a) {
   return 0;
 }
 
+/// C -= A A^H on the lower triangle of the n x n C (A: n x k), recursively: the off-diagonal
+/// block is one GEMM, diagonal blocks of at most 64 are full GEMMs whose strict upper part lands
+/// in C's strict upper triangle (scratch for potrf).
+template <class T>
+void herk_lower(index_t n, index_t k, mat_ref<T> a, mut_ref<T> c) {
+  if (n <= 0 || k <= 0) return;
+  const mat_ref<T> ah{a.p, a.cs, a.rs, is_complex_v<T>};  // A^H
+  if (n <= 64) {
+    gemm<T>(n, n, k, T(-1), a, ah, T(1), c.p, c.rs, c.cs);
+    return;
+  }
+  const index_t n1 = (n / 2 + 15) / 16 * 16;
+  herk_lower<T>(n1, k, a, c);
+  gemm<T>(n - n1, n1, k, T(-1), sub(a, n1, 0), ah, T(1), &c(n1, 0), c.rs, c.cs);
+  herk_lower<T>(n - n1, k, sub(a, n1, 0), c.sub(n1, n1));
+}
+
 /// @brief In-place lower Cholesky of the n x n matrix `a` (lower triangle read and overwritten;
 /// the strict upper triangle is used as scratch by the updates of the diagonal blocks). Returns 0 or the 1-based order of the first leading
 /// minor that is not positive-definite.
@@ -55,14 +72,7 @@ index_t potrf(index_t n, mut_ref<T> a) {
   // L21 L11^H = A21: a right-side solve with the upper triangular L11^H.
   const mat_ref<T> l11h{a.p, a.cs, a.rs, is_complex_v<T>};
   trsm_right<T>(true, false, n2, n1, l11h, a.sub(n1, 0));
-  // A22 -= L21 L21^H, lower triangle, by block rows of 64: rows [i0, i1) x columns [0, i1).
-  const mut_ref<T> l21 = a.sub(n1, 0);
-  mat_ref<T> l21h{l21.p, l21.cs, l21.rs, is_complex_v<T>};  // L21^H: n1 x n2
-  constexpr index_t bs = 64;
-  for (index_t i0 = 0; i0 < n2; i0 += bs) {
-    const index_t i1 = std::min(n2, i0 + bs);
-    gemm<T>(i1 - i0, i1, n1, T(-1), sub(l21.as_const(), i0, 0), l21h, T(1), &a(n1 + i0, n1), a.rs, a.cs);
-  }
+  herk_lower<T>(n2, n1, a.sub(n1, 0).as_const(), a.sub(n1, n1));
   if (const index_t info = potrf(n2, a.sub(n1, n1))) return info + n1;
   return 0;
 }

@@ -100,6 +100,26 @@ void trsm_left(bool upper, bool unit, index_t n, index_t nrhs, mat_ref<T> a, mut
   }
 }
 
+/// dst (n x m, row stride ldd) = src^T (src m x n, row stride lds, unit column stride), in 32 x 32
+/// tiles so that both sides stay in cache. The inner loop runs along src's rows when
+/// `read_rows` (contiguous reads), else along dst's rows (contiguous writes): the side whose row
+/// stride may be a power of two is the contiguous one.
+template <class T>
+void transpose_tiles(index_t m, index_t n, const T* src, index_t lds, T* dst, index_t ldd, bool read_rows) {
+  constexpr index_t tile = 32;
+  for (index_t i0 = 0; i0 < m; i0 += tile)
+    for (index_t j0 = 0; j0 < n; j0 += tile) {
+      const index_t i1 = std::min(m, i0 + tile), j1 = std::min(n, j0 + tile);
+      if (read_rows) {
+        for (index_t i = i0; i < i1; ++i)
+          for (index_t j = j0; j < j1; ++j) dst[j * ldd + i] = src[i * lds + j];
+      } else {
+        for (index_t j = j0; j < j1; ++j)
+          for (index_t i = i0; i < i1; ++i) dst[j * ldd + i] = src[i * lds + j];
+      }
+    }
+}
+
 /// @brief Solves X op(A) = B in place (B is m x n, A n x n triangular): the transpose of
 /// op(A)^T X^T = B^T, where the transpose of a lower triangular A is upper triangular. When B's
 /// rows are contiguous, B^T is solved in a contiguous copy (the substitution steps then run
@@ -111,13 +131,13 @@ void trsm_right(bool upper, bool unit, index_t m, index_t n, mat_ref<T> a, mut_r
     trsm_left(!upper, unit, n, m, transposed(a), b.t());
     return;
   }
+  // The copy's row length is padded off powers of two (4 KiB aliasing in the tile transposes).
+  const index_t ldt = m + 64 / static_cast<index_t>(sizeof(T)) + 1;
   static thread_local aligned_buffer<T> scratch;
-  T* t = scratch.get(static_cast<std::size_t>(m * n));
-  for (index_t i = 0; i < m; ++i)
-    for (index_t j = 0; j < n; ++j) t[j * m + i] = b(i, j);
-  trsm_left(!upper, unit, n, m, transposed(a), mut_ref<T>{t, m, 1});
-  for (index_t i = 0; i < m; ++i)
-    for (index_t j = 0; j < n; ++j) b(i, j) = t[j * m + i];
+  T* t = scratch.get(static_cast<std::size_t>(ldt * n));
+  transpose_tiles(m, n, b.p, b.rs, t, ldt, true);
+  trsm_left(!upper, unit, n, m, transposed(a), mut_ref<T>{t, ldt, 1});
+  transpose_tiles(n, m, t, ldt, b.p, b.rs, false);
 }
 
 }  // namespace tl::linalg::detail
