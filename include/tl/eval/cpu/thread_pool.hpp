@@ -9,7 +9,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
-#include <functional>
+#include <type_traits>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -44,10 +44,30 @@ class thread_pool {
       for (index_t i = 0; i < n; ++i) f(i);
       return;
     }
+    using Fn = std::remove_reference_t<F>;
+    // A non-owning reference to f: each caller instantiates only this trampoline; the pool's
+    // fork-join machinery below is compiled once.
+    run_job(n, task_ref{const_cast<void*>(static_cast<const void*>(&f)),
+                        [](void* p, index_t i) { (*static_cast<Fn*>(p))(i); }});
+  }
+
+ private:
+  struct task_ref {
+    void* obj;
+    void (*call)(void*, index_t);
+  };
+  struct job {
+    task_ref fn{};
+    index_t total = 0;
+    std::atomic<index_t> next{0};
+    int active = 0;  // threads working on this job (guarded by m_mutex)
+    std::exception_ptr error;
+  };
+
+  void run_job(index_t n, task_ref fn) {
     std::lock_guard<std::mutex> run(m_run_mutex);
-    std::function<void(index_t)> fn = std::ref(f);
     job j;
-    j.fn = &fn;
+    j.fn = fn;
     j.total = n;
     {
       std::lock_guard<std::mutex> lk(m_mutex);
@@ -65,16 +85,6 @@ class thread_pool {
     }
     if (j.error) std::rethrow_exception(j.error);
   }
-
- private:
-  struct job {
-    std::function<void(index_t)>* fn = nullptr;
-    index_t total = 0;
-    std::atomic<index_t> next{0};
-    int active = 0;  // threads working on this job (guarded by m_mutex)
-    std::exception_ptr error;
-  };
-
   thread_pool() {
     m_nthreads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     start();
@@ -88,7 +98,7 @@ class thread_pool {
     in_worker() = true;
     for (index_t i; (i = j.next.fetch_add(1)) < j.total;) {
       try {
-        (*j.fn)(i);
+        j.fn.call(j.fn.obj, i);
       } catch (...) {
         std::lock_guard<std::mutex> lk(m_mutex);
         if (!j.error) j.error = std::current_exception();
