@@ -79,7 +79,7 @@ ld gemm_error(const tl::basic_tensor<T, EC>& c, const tl::basic_tensor<T, EA>& a
 template <class T>
 void check_sizes() {
   CAPTURE(sizeof(T));
-  const std::array<std::array<index_t, 3>, 11> sizes{{{1, 1, 1},
+  const std::array<std::array<index_t, 3>, 12> sizes{{{1, 1, 1},
                                                       {7, 7, 7},
                                                       {1, 33, 257},
                                                       {33, 1, 7},
@@ -87,6 +87,7 @@ void check_sizes() {
                                                       {6, 16, 256},
                                                       {13, 17, 600},
                                                       {9, 520, 20},
+                                                      {300, 257, 1},
                                                       {257, 33, 7},
                                                       {145, 257, 70},
                                                       {73, 19, 513}}};

@@ -60,6 +60,25 @@ void gemm_scale_c(index_t m, index_t n, T beta, T* c, index_t rsc, index_t csc) 
     }
 }
 
+/// Dot product of two contiguous real vectors in packets (four partial sums), a scalar tail.
+template <class T>
+T dot_contiguous(const T* x, const T* y, index_t k) {
+  using P = packet_t<T>;
+  constexpr index_t W = static_cast<index_t>(P::size);
+  P s0(T(0)), s1(T(0)), s2(T(0)), s3(T(0));
+  index_t p = 0;
+  for (; p + 4 * W <= k; p += 4 * W) {
+    s0 = xsimd::fma(P::load_unaligned(x + p), P::load_unaligned(y + p), s0);
+    s1 = xsimd::fma(P::load_unaligned(x + p + W), P::load_unaligned(y + p + W), s1);
+    s2 = xsimd::fma(P::load_unaligned(x + p + 2 * W), P::load_unaligned(y + p + 2 * W), s2);
+    s3 = xsimd::fma(P::load_unaligned(x + p + 3 * W), P::load_unaligned(y + p + 3 * W), s3);
+  }
+  for (; p + W <= k; p += W) s0 = xsimd::fma(P::load_unaligned(x + p), P::load_unaligned(y + p), s0);
+  T acc = xsimd::hadd((s0 + s1) + (s2 + s3));
+  for (; p < k; ++p) acc += x[p] * y[p];
+  return acc;
+}
+
 /// Small products (and matrix-vector ones): plain loops, no packing.
 template <class T>
 void gemm_small(index_t m, index_t n, index_t k, T alpha, mat_ref<T> a, mat_ref<T> b, T beta, T* c, index_t rsc,
@@ -71,7 +90,13 @@ void gemm_small(index_t m, index_t n, index_t k, T alpha, mat_ref<T> a, mat_ref<
       for (index_t j = 0; j < n; ++j) {
         const T* bc = b.p + j * b.cs;
         T acc{};
-        for (index_t p = 0; p < k; ++p) acc += conj_if(ar[p * a.cs], a.conj) * conj_if(bc[p * b.rs], b.conj);
+        if constexpr (!is_complex_v<T>) {
+          if (a.cs == 1 && b.rs == 1) acc = dot_contiguous(ar, bc, k);
+          else
+            for (index_t p = 0; p < k; ++p) acc += ar[p * a.cs] * bc[p * b.rs];
+        } else {
+          for (index_t p = 0; p < k; ++p) acc += conj_if(ar[p * a.cs], a.conj) * conj_if(bc[p * b.rs], b.conj);
+        }
         T& d = c[i * rsc + j * csc];
         d = beta == T(0) ? alpha * acc : alpha * acc + beta * d;
       }
