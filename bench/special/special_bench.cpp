@@ -2,7 +2,8 @@
 //
 // For each function: tl (one fused SIMD pass), a <cmath> loop where <cmath> has the function or
 // a textbook formula for it (erfcx = exp(x^2) erfc(x), ndtr = erfc(-x / sqrt 2) / 2,
-// log_ndtr = log(ndtr)), Boost.Math (erf, erfc, erf_inv, the normal cdf and quantile; skipped
+// log_ndtr = log(ndtr); lgamma, tgamma), Boost.Math (erf, erfc, erf_inv, the normal cdf and
+// quantile, lgamma, digamma, trigamma, cyl_bessel_i of order 0 and 1; skipped
 // when its headers are absent) and LibTorch's torch::special (its out= form, so no allocation is
 // timed; with TL_BENCH_HAVE_TORCH). The counter ns/elem is the time per element; every
 // benchmark checks its first results against the <cmath> or Boost loop before timing.
@@ -21,7 +22,11 @@
 
 #if __has_include(<boost/math/special_functions/erf.hpp>)
 #include <boost/math/distributions/normal.hpp>
+#include <boost/math/special_functions/bessel.hpp>
+#include <boost/math/special_functions/digamma.hpp>
 #include <boost/math/special_functions/erf.hpp>
+#include <boost/math/special_functions/gamma.hpp>
+#include <boost/math/special_functions/trigamma.hpp>
 #define TL_BENCH_HAVE_BOOST 1
 #endif
 #ifdef TL_BENCH_HAVE_TORCH
@@ -40,6 +45,8 @@ domain domain_of(const std::string& f) {
   if (f == "ndtri" || f == "logit") return {0.001, 0.999};
   if (f == "log_ndtr") return {-30, 8};
   if (f == "erfcx") return {-3, 30};
+  if (f == "gammaln" || f == "digamma" || f == "trigamma") return {0.01, 30};
+  if (f == "i0" || f == "i0e" || f == "i1" || f == "i1e") return {-30, 30};
   return {-5, 5};
 }
 template <class T>
@@ -70,10 +77,14 @@ T cmath_ref(const std::string& f, T x) {
   if (f == "ndtr") return T(0.5) * std::erfc(-x * r2);
   if (f == "log_ndtr") return std::log(T(0.5) * std::erfc(-x * r2));
   if (f == "logit") return std::log(x / (T(1) - x));
+  if (f == "gammaln") return std::lgamma(x);
   return std::numeric_limits<T>::quiet_NaN();  // erfinv, ndtri: no <cmath> form
 }
 /// Where the textbook formula is accurate enough to check tl against (|x| < 3; no inverse).
-bool checkable(const std::string& f, double x) { return f != "erfinv" && f != "ndtri" && std::abs(x) < 3; }
+bool checkable(const std::string& f, double x) {
+  if (f == "gammaln") return true;
+  return f != "erfinv" && f != "ndtri" && f != "digamma" && f != "trigamma" && f[0] != 'i' && std::abs(x) < 3;
+}
 
 template <class T, class F>
 void run_scalar(benchmark::State& state, const std::string& f, F fn) {
@@ -110,7 +121,25 @@ void run_scalar(benchmark::State& state, const std::string& f, F fn) {
   BENCHMARK_TEMPLATE(BM_tl_##NAME, float);                                                \
   BENCHMARK_TEMPLATE(BM_tl_##NAME, double);
 TL_SPECIAL_BENCH_FUNCTIONS(TL_BENCH_TL)
+// The gamma and Bessel group.
+#define TL_SPECIAL_BENCH_GAMMA(X) X(gammaln) X(digamma) X(i0) X(i0e) X(i1) X(i1e)
+TL_SPECIAL_BENCH_GAMMA(TL_BENCH_TL)
 #undef TL_BENCH_TL
+/// trigamma: polygamma(1, x).
+template <class T>
+void BM_tl_trigamma(benchmark::State& state) {
+  tl::set_num_threads(1);
+  const auto x = input<T>("trigamma");
+  tl::tensor<T, 1> y(tl::shape_t<1>{n});
+  for (auto _ : state) {
+    y = tl::special::polygamma(1, x);
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  finish(state);
+}
+BENCHMARK_TEMPLATE(BM_tl_trigamma, float);
+BENCHMARK_TEMPLATE(BM_tl_trigamma, double);
 
 // <cmath> loops: the string dispatch above is resolved at compile time by one lambda per function.
 #define TL_BENCH_CMATH(NAME, EXPR)                                       \
@@ -128,6 +157,8 @@ TL_BENCH_CMATH(erfcx, std::exp(x * x) * std::erfc(x))
 TL_BENCH_CMATH(ndtr, T(0.5) * std::erfc(-x * r2))
 TL_BENCH_CMATH(log_ndtr, std::log(T(0.5) * std::erfc(-x * r2)))
 TL_BENCH_CMATH(logit, std::log(x / (T(1) - x)))
+TL_BENCH_CMATH(gammaln, std::lgamma(x))
+TL_BENCH_CMATH(tgamma, std::tgamma(x))
 #undef TL_BENCH_CMATH
 
 #ifdef TL_BENCH_HAVE_BOOST
@@ -145,6 +176,11 @@ TL_BENCH_BOOST(erfc, boost::math::erfc(x))
 TL_BENCH_BOOST(erfinv, boost::math::erf_inv(x))
 TL_BENCH_BOOST(ndtr, boost::math::cdf(nd, x))
 TL_BENCH_BOOST(ndtri, boost::math::quantile(nd, x))
+TL_BENCH_BOOST(gammaln, boost::math::lgamma(x))
+TL_BENCH_BOOST(digamma, boost::math::digamma(x))
+TL_BENCH_BOOST(trigamma, boost::math::trigamma(x))
+TL_BENCH_BOOST(i0, boost::math::cyl_bessel_i(0, x))
+TL_BENCH_BOOST(i1, boost::math::cyl_bessel_i(1, x))
 #undef TL_BENCH_BOOST
 #endif
 
@@ -168,6 +204,29 @@ TL_BENCH_BOOST(ndtri, boost::math::quantile(nd, x))
   BENCHMARK_TEMPLATE(BM_torch_##NAME, float);                                                             \
   BENCHMARK_TEMPLATE(BM_torch_##NAME, double);
 TL_SPECIAL_BENCH_FUNCTIONS(TL_BENCH_TORCH)
+TL_BENCH_TORCH(gammaln)
+TL_BENCH_TORCH(digamma)
+TL_BENCH_TORCH(i0)
+TL_BENCH_TORCH(i0e)
+TL_BENCH_TORCH(i1)
+TL_BENCH_TORCH(i1e)
 #undef TL_BENCH_TORCH
+template <class T>
+void BM_torch_trigamma(benchmark::State& state) {
+  at::set_num_threads(1);
+  torch::NoGradGuard no_grad;
+  const auto x = input<T>("trigamma");
+  const auto dt = std::is_same_v<T, float> ? torch::kFloat32 : torch::kFloat64;
+  const auto tx = torch::from_blob(const_cast<T*>(x.data()), {n}, dt).clone();
+  auto ty = torch::empty({n}, dt);
+  for (auto _ : state) {
+    at::special_polygamma_out(ty, 1, tx);
+    benchmark::DoNotOptimize(ty.data_ptr());
+    benchmark::ClobberMemory();
+  }
+  finish(state);
+}
+BENCHMARK_TEMPLATE(BM_torch_trigamma, float);
+BENCHMARK_TEMPLATE(BM_torch_trigamma, double);
 #endif
 }  // namespace
