@@ -14,8 +14,9 @@
 ///    [3, 8) by the recurrence upwards (the reciprocals summed as one fraction), the asymptotic
 ///    series from 8 on;
 ///  - polygamma(n, x) = (-1)^(n+1) n! zeta(n + 1, x) with the Hurwitz zeta by Euler-Maclaurin
-///    summation: n + 13 terms (q + k)^-(n+1), each from an exact q + k (two-sum) and a
-///    double-double power, summed with compensation, then the tail with 12 Bernoulli terms;
+///    summation: the terms (q + k)^-(n+1) until q + k >= n + 9 (a count uniform over the packet),
+///    each from an exact q + k (two-sum), one division and a double-double power, summed with
+///    compensation, then the tail with 12 Bernoulli terms;
 ///  - x < 0 by reflection: lgamma(x) = log(pi / |sin(pi x)|) - lgamma(1 - x),
 ///    psi(x) = psi(1 - x) - pi cot(pi x), psi^(n)(x) = (-1)^n psi^(n)(1 - x) - pi^(n+1) P_n(cot pi x)
 ///    with P_0(c) = c, P_(k+1)(c) = -(1 + c^2) P_k'(c) below -64 (above, the
@@ -47,6 +48,11 @@ TL_SPECIAL_KERNEL dd<V> two_sum(const V& a, const V& b) {
 template <class V>
 TL_SPECIAL_KERNEL dd<V> two_prod(const V& a, const V& b) {
   const V p = a * b;
+#ifdef __FMA__
+  // With a hardware fused multiply-add the low part is one instruction; both forms are exact, so
+  // the results are the same with and without FMA.
+  if (!std::is_constant_evaluated()) return {p, finite_or_zero(vfma(a, b, -p))};
+#endif
   const V ca = a * V(134217729.0), cb = b * V(134217729.0);  // 2^27 + 1
   const V ah = ca - (ca - a), al = a - ah, bh = cb - (cb - b), bl = b - bh;
   return {p, finite_or_zero(((ah * bh - p) + ah * bl + al * bh) + al * bl)};
@@ -54,14 +60,20 @@ TL_SPECIAL_KERNEL dd<V> two_prod(const V& a, const V& b) {
 template <class V>
 TL_SPECIAL_KERNEL dd<V> mul_dd(const dd<V>& x, const dd<V>& y) {
   const dd<V> p = two_prod(x.hi, y.hi);
-  const V l = finite_or_zero(p.lo + (x.hi * y.lo + x.lo * y.hi));
+  const V l = p.lo + (x.hi * y.lo + x.lo * y.hi);
   const V s = p.hi + l;
-  return {s, finite_or_zero(l - (s - p.hi))};
+  return {s, l - (s - p.hi)};
 }
-/// a^m for m >= 1 as hi + lo (relative error about 2^-100 before overflow).
+/// (a + b)^-m for m >= 1, |b| <= ulp(a) / 2: 1 / (a + b) as hi + lo (one division and an exact
+/// product), then its m-th power in double-double (relative error about 2^-100 before rounding).
+/// Where the power overflows (inf - inf in the low parts), inf.
 template <class V>
-TL_SPECIAL_KERNEL dd<V> pow_dd(const V& a, int m) {
-  dd<V> b{a, V(0)}, r{a, V(0)};
+TL_SPECIAL_KERNEL V recip_pow(const dd<V>& ab, int m) {
+  const V inv = V(1) / ab.hi;
+  const dd<V> ai = two_prod(ab.hi, inv);
+  const V e = ((V(1) - ai.hi) - ai.lo) - ab.lo * inv;  // 1 - (a + b) inv, exact to first order
+  const dd<V> x{inv, inv * e};
+  dd<V> b{x}, r{x};
   bool first = true;
   while (m) {
     if (m & 1) {
@@ -71,15 +83,8 @@ TL_SPECIAL_KERNEL dd<V> pow_dd(const V& a, int m) {
     m >>= 1;
     if (m) b = mul_dd(b, b);
   }
-  return r;
-}
-/// (a + b)^-m for |b| <= ulp(a) / 2, from a^m = hi + lo: (1 / hi) (1 - lo / hi - m b / a).
-template <class V>
-TL_SPECIAL_KERNEL V recip_pow(const dd<V>& ab, int m) {
-  const dd<V> p = pow_dd(ab.hi, m);
-  const V r = V(1) / p.hi;
-  const V c = finite_or_zero(p.lo * r + V(m) * ab.lo / ab.hi);
-  return r - finite_or_zero(r * c);
+  const V t = r.hi + r.lo;
+  return sel(visnan(t), V(std::numeric_limits<double>::infinity()), t);
 }
 
 /// sin(pi r) and cos(pi r) for the reduced argument r = x - round(x) (|r| <= 1/2; pi in two parts).
@@ -203,12 +208,26 @@ TL_SPECIAL_KERNEL V digamma_kernel(const V& x) {
 
 // ---- polygamma ----------------------------------------------------------------------------------
 
-/// Hurwitz zeta(s, q) = sum_k (q + k)^-s for integer s >= 2 and q > -extra, q not a pole
-/// (Euler-Maclaurin; q = +inf gives NaN).
+/// Smallest lane of v (v itself for a scalar).
 template <class V>
-TL_SPECIAL_KERNEL V hurwitz_zeta(int s, const V& q, int extra = 0) {
-  const int n_terms = s + 12;
-  const int N = all_of(q >= V(n_terms)) ? 0 : n_terms + extra;
+TL_SPECIAL_KERNEL double lane_min(const V& v) {
+  if constexpr (is_scalar_v<V>) {
+    return v;
+  } else {
+    alignas(64) double lanes[V::size];
+    v.store_aligned(lanes);
+    double m = lanes[0];
+    for (double l : lanes) m = l < m ? l : m;
+    return m;
+  }
+}
+/// Hurwitz zeta(s, q) = sum_k (q + k)^-s for integer s >= 2 and finite q > -2^31 not a pole
+/// (Euler-Maclaurin: the terms up to q + N >= s + 8, N uniform over the packet; q = +inf gives NaN).
+template <class V>
+TL_SPECIAL_KERNEL V hurwitz_zeta(int s, const V& q) {
+  const int n_terms = s + 8;
+  const double qmin = lane_min(q);
+  const int N = !(qmin < n_terms) ? 0 : static_cast<int>(n_terms - qmin) + 1;  // NaN / inf lanes: no terms
   V sum(0), comp(0);
   for (int k = N - 1; k >= 0; --k) {  // small terms first, compensated (Neumaier)
     const V t = recip_pow(two_sum(q, V(k)), s);
@@ -231,7 +250,7 @@ TL_SPECIAL_KERNEL V hurwitz_zeta(int s, const V& q, int extra = 0) {
   V e(c[11]);
   for (int j = 10; j >= 0; --j) e = vfma(e, z, V(c[j]));
   const V bracket = vfma(r, vfma(r, e, V(0.5)), V(1.0 / (s - 1)));
-  const V tail = (s == 2 ? r - r * finite_or_zero(w.lo * r) : recip_pow(w, s - 1)) * bracket;
+  const V tail = recip_pow(w, s - 1) * bracket;
   return sum + (tail + comp);
 }
 
@@ -244,18 +263,11 @@ TL_SPECIAL_KERNEL V polygamma_kernel(int n, const V& x) {
   const int s = n + 1;
   double nfact = 1;
   for (int i = 2; i <= n; ++i) nfact *= i;
-  const auto neg = x < V(0), far = x < V(-64);
-  // Lanes in [-64, 0) sum directly (the loop runs ceil(-min x) more terms); lanes below -64 reflect.
-  double lowest = 0;
-  if (any_of(neg && !far)) {
-    if constexpr (is_scalar_v<V>) lowest = x;
-    else {
-      alignas(64) double lanes[V::size];
-      sel(far, V(0), x).store_aligned(lanes);
-      for (double v : lanes) lowest = v < lowest ? v : lowest;
-    }
-  }
-  const V z = hurwitz_zeta(s, sel(far, V(1) - x, sel(x == V(0), V(0x1p-1070), x)), static_cast<int>(-lowest) + 1);
+  const auto far = x < V(-64);
+  // Lanes in [-64, 0) sum directly (the sum runs ceil(-min x) more terms); lanes below -64 reflect;
+  // infinite lanes (set at the end) take 1 here.
+  const V q = sel(far, V(1) - x, sel(x == V(0), V(0x1p-1070), x));
+  const V z = hurwitz_zeta(s, sel(vabs(q) < V(inf), q, V(1)));
   const bool odd = n % 2 == 1;
   V res = V(odd ? nfact : -nfact) * z;
   if (any_of(far)) {
