@@ -5,7 +5,7 @@
 ///
 /// Only the lower triangle of A is read. Splitting A = [A11 *; A21 A22]: L11 = chol(A11),
 /// L21 = A21 L11^-H (TRSM), A22 -= L21 L21^H (the lower triangle only, recursively), then
-/// L22 = chol(A22). Blocks of at most 32 columns use the unblocked algorithm (row-oriented dot
+/// L22 = chol(A22). Blocks of at most 64 columns use the unblocked algorithm (row-oriented dot
 /// products, contiguous in row-major storage).
 #include <algorithm>
 #include <cmath>
@@ -28,6 +28,8 @@ index_t potrf_small(index_t n, mut_ref<T> a) {
     R d = real_part(a(j, j));
     if constexpr (is_complex_v<T>) {
       for (index_t p = 0; p < j; ++p) d -= rj[p * a.cs].re * rj[p * a.cs].re + rj[p * a.cs].im * rj[p * a.cs].im;
+    } else if (a.cs == 1) {
+      d -= dot_contiguous(rj, rj, j);
     } else {
       for (index_t p = 0; p < j; ++p) d -= rj[p * a.cs] * rj[p * a.cs];
     }
@@ -37,7 +39,13 @@ index_t potrf_small(index_t n, mut_ref<T> a) {
     for (index_t i = j + 1; i < n; ++i) {
       T* ri = &a(i, 0);
       T s = a(i, j);
-      for (index_t p = 0; p < j; ++p) s -= ri[p * a.cs] * conj_if(rj[p * a.cs], true);
+      if constexpr (!is_complex_v<T>) {
+        if (a.cs == 1) s -= dot_contiguous(ri, rj, j);
+        else
+          for (index_t p = 0; p < j; ++p) s -= ri[p * a.cs] * rj[p * a.cs];
+      } else {
+        for (index_t p = 0; p < j; ++p) s -= ri[p * a.cs] * conj_if(rj[p * a.cs], true);
+      }
       a(i, j) = s / T(l);
     }
   }
@@ -66,7 +74,7 @@ void herk_lower(index_t n, index_t k, mat_ref<T> a, mut_ref<T> c) {
 /// minor that is not positive-definite.
 template <class T>
 index_t potrf(index_t n, mut_ref<T> a) {
-  if (n <= 32) return potrf_small(n, a);
+  if (n <= 64) return potrf_small(n, a);
   const index_t n1 = (n / 2 + 15) / 16 * 16, n2 = n - n1;
   if (const index_t info = potrf(n1, a)) return info;
   // L21 L11^H = A21: a right-side solve with the upper triangular L11^H.
