@@ -99,3 +99,49 @@ TEST_CASE("modified Bessel: fuses, strided operands, integer operands compute in
   CHECK(kf(0) == 1.0f);
   CHECK(kf(1) == doctest::Approx(4.880792585865024));
 }
+
+TEST_CASE_TEMPLATE("modified Bessel K0, K1 (plain and scaled), spherical j0: ULP error and edge values", T, float, double) {
+#ifdef __FMA__
+  const double slack = 0;
+#else
+  const double slack = 0.5;
+#endif
+  const double bound = (std::is_same_v<T, float> ? 2.0 : 4.0) + slack;
+  const double ek0 = max_ulp_unary<T>("k0", ts::detail::k0_fn{}, [](const auto& x) { return ts::modified_bessel_k0(x); });
+  const double ek1 = max_ulp_unary<T>("k1", ts::detail::k1_fn{}, [](const auto& x) { return ts::modified_bessel_k1(x); });
+  const double ek0e = max_ulp_unary<T>("k0e", ts::detail::k0e_fn{}, [](const auto& x) { return ts::scaled_modified_bessel_k0(x); });
+  const double ek1e = max_ulp_unary<T>("k1e", ts::detail::k1e_fn{}, [](const auto& x) { return ts::scaled_modified_bessel_k1(x); });
+  const double ej0 =
+      max_ulp_unary<T>("spherical_bessel_j0", ts::detail::spherical_j0_fn{}, [](const auto& x) { return ts::spherical_bessel_j0(x); });
+  MESSAGE("k0 " << ek0 << ", k1 " << ek1 << ", k0e " << ek0e << ", k1e " << ek1e << ", spherical_bessel_j0 " << ej0);
+  CHECK(ek0 <= bound);
+  CHECK(ek1 <= bound);
+  CHECK(ek0e <= bound);
+  CHECK(ek1e <= bound);
+  CHECK(ej0 <= bound);
+
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const auto x = from_list<T>({nan, inf, -inf, 0.0, -0.0, -1.0, 2.0, 1.0, 800.0, 1e30, 0.5, nan});
+  tl::tensor<T, 1> k0 = ts::modified_bessel_k0(x), k1 = ts::modified_bessel_k1(x), k0e = ts::scaled_modified_bessel_k0(x),
+                   k1e = ts::scaled_modified_bessel_k1(x), j0 = ts::spherical_bessel_j0(x);
+  for (const auto* t : {&k0, &k1, &k0e, &k1e, &j0}) {
+    CHECK(std::isnan((*t)(0)));
+    CHECK(std::isnan((*t)(11)));
+  }
+  for (const auto* t : {&k0, &k1, &k0e, &k1e}) {
+    CHECK(same((*t)(1), 0.0));       // +inf
+    CHECK(std::isnan((*t)(2)));      // x < 0
+    CHECK(same((*t)(3), inf));       // 0
+    CHECK(same((*t)(4), inf));       // -0
+    CHECK(std::isnan((*t)(5)));
+  }
+  CHECK(k0(6) == doctest::Approx(0.11389387274953344).epsilon(1e-7));
+  CHECK(k1(7) == doctest::Approx(0.6019072301972346).epsilon(1e-7));
+  CHECK(same(k0(8), 0.0));  // e^-800 underflows
+  CHECK(k0e(9) == doctest::Approx(1.2533141373155e-15).epsilon(1e-6));
+  CHECK(same(j0(1), 0.0));
+  CHECK(same(j0(2), 0.0));
+  CHECK(same(j0(3), 1.0));
+  CHECK(same(j0(4), 1.0));
+  CHECK(j0(10) == doctest::Approx(0.958851077208406).epsilon(1e-7));
+}

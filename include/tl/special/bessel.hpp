@@ -1,7 +1,8 @@
 #pragma once
 /// @file bessel.hpp
-/// @brief tl::special modified Bessel functions of the first kind: i0, i0e, i1, i1e (and torch's
-/// modified_bessel_i0 / modified_bessel_i1 names).
+/// @brief tl::special Bessel functions: i0, i0e, i1, i1e (and torch's modified_bessel_i0 /
+/// modified_bessel_i1 names), modified_bessel_k0/k1, scaled_modified_bessel_k0/k1,
+/// spherical_bessel_j0.
 ///
 /// Lazy elementwise expressions, float or double (integer and bool operands compute in float),
 /// computed in double (see tl/special/detail/bessel_kernel.hpp and docs/special.md).
@@ -27,6 +28,11 @@ TL_SPECIAL_VIA_DOUBLE(i0)
 TL_SPECIAL_VIA_DOUBLE(i0e)
 TL_SPECIAL_VIA_DOUBLE(i1)
 TL_SPECIAL_VIA_DOUBLE(i1e)
+TL_SPECIAL_VIA_DOUBLE(k0)
+TL_SPECIAL_VIA_DOUBLE(k0e)
+TL_SPECIAL_VIA_DOUBLE(k1)
+TL_SPECIAL_VIA_DOUBLE(k1e)
+TL_SPECIAL_VIA_DOUBLE(spherical_j0)
 #undef TL_SPECIAL_VIA_DOUBLE
 }  // namespace detail
 
@@ -47,6 +53,33 @@ auto modified_bessel_i0(A&& a) {
 template <expression A>
 auto modified_bessel_i1(A&& a) {
   return i1(std::forward<A>(a));
+}
+
+/// @brief Modified Bessel function of the second kind of order 0 (torch.special.modified_bessel_k0);
+/// inf at 0, NaN for x < 0.
+template <expression A>
+auto modified_bessel_k0(A&& a) {
+  return tl::detail::make_unary(detail::k0_fn{}, std::forward<A>(a));
+}
+/// @brief Modified Bessel function of the second kind of order 1 (torch.special.modified_bessel_k1).
+template <expression A>
+auto modified_bessel_k1(A&& a) {
+  return tl::detail::make_unary(detail::k1_fn{}, std::forward<A>(a));
+}
+/// @brief e^x K0(x) (torch.special.scaled_modified_bessel_k0).
+template <expression A>
+auto scaled_modified_bessel_k0(A&& a) {
+  return tl::detail::make_unary(detail::k0e_fn{}, std::forward<A>(a));
+}
+/// @brief e^x K1(x) (torch.special.scaled_modified_bessel_k1).
+template <expression A>
+auto scaled_modified_bessel_k1(A&& a) {
+  return tl::detail::make_unary(detail::k1e_fn{}, std::forward<A>(a));
+}
+/// @brief sin(x) / x, 1 at 0, 0 at +-inf (torch.special.spherical_bessel_j0).
+template <expression A>
+auto spherical_bessel_j0(A&& a) {
+  return tl::detail::make_unary(detail::spherical_j0_fn{}, std::forward<A>(a));
 }
 
 }  // namespace tl::special
@@ -82,6 +115,43 @@ struct unary_rule<tl::special::detail::i1e_fn> {
   template <class C, class G>
   static auto d(const tl::special::detail::i1e_fn&, const C& c, const G& g) {
     return g * tl::where(c == 0, 0.5, tl::special::i0e(c) - tl::special::i1e(c) * (tl::sign(c) + 1 / c));
+  }
+};
+// K0' = -K1, K1' = -K0 - K1 / x; scaled: (e^x K0)' = k0e - k1e, (e^x K1)' = k1e (1 - 1/x) - k0e;
+// j0' = (cos x - j0(x)) / x (0 at 0). (torch 1.13 defines no derivative for these.)
+template <>
+struct unary_rule<tl::special::detail::k0_fn> {
+  template <class C, class G>
+  static auto d(const tl::special::detail::k0_fn&, const C& c, const G& g) {
+    return -(g * tl::special::modified_bessel_k1(c));
+  }
+};
+template <>
+struct unary_rule<tl::special::detail::k1_fn> {
+  template <class C, class G>
+  static auto d(const tl::special::detail::k1_fn&, const C& c, const G& g) {
+    return -(g * (tl::special::modified_bessel_k0(c) + tl::special::modified_bessel_k1(c) / c));
+  }
+};
+template <>
+struct unary_rule<tl::special::detail::k0e_fn> {
+  template <class C, class G>
+  static auto d(const tl::special::detail::k0e_fn&, const C& c, const G& g) {
+    return g * (tl::special::scaled_modified_bessel_k0(c) - tl::special::scaled_modified_bessel_k1(c));
+  }
+};
+template <>
+struct unary_rule<tl::special::detail::k1e_fn> {
+  template <class C, class G>
+  static auto d(const tl::special::detail::k1e_fn&, const C& c, const G& g) {
+    return g * (tl::special::scaled_modified_bessel_k1(c) * (1 - 1 / c) - tl::special::scaled_modified_bessel_k0(c));
+  }
+};
+template <>
+struct unary_rule<tl::special::detail::spherical_j0_fn> {
+  template <class C, class G>
+  static auto d(const tl::special::detail::spherical_j0_fn&, const C& c, const G& g) {
+    return tl::where(c == 0, 0, g * (tl::cos(c) - tl::special::spherical_bessel_j0(c)) / c);
   }
 };
 }  // namespace tl::detail

@@ -14,6 +14,12 @@ first) and the maximum relative error of a double-precision Horner evaluation on
             sqrt(x) e^-x I0(x)                1/x in (0, 1/8]
   i1e:      e^-x I1(x) / x                    x in [0, 8]
             sqrt(x) e^-x I1(x)                1/x in (0, 1/8]
+  k0:       K0(x) + log(x/2) I0(x)            x^2 in [0, 1]        (entire in x^2)
+  k1:       x K1(x) - x log(x/2) I1(x)        x^2 in [0, 1]        (entire in x^2)
+            sqrt(x) e^x K0(x), sqrt(x) e^x K1(x)  1/x in (0, 1]
+Exact Taylor coefficients (printed too): I0(x) = sum (x^2/4)^k / k!^2 and
+2 I1(x) / x = sum (x^2/4)^k / (k! (k + 1)!) in powers of x^2, 13 terms each (for x <= 1), and
+sin(x) / x = sum (-x^2)^k / (2k + 1)! (9 terms, for |x| < 1/2).
 
 Run (from this folder): /usr/bin/python3 fit_gamma_bessel_coefficients.py
 """
@@ -97,12 +103,47 @@ def i_large(k):
     return g
 
 
+def k_small_a(y):
+    if y == 0:
+        return -mp.euler  # the limit of K0(x) + log(x/2) I0(x) at 0
+    x = mp.sqrt(y)
+    return mp.besselk(0, x) + mp.log(x / 2) * mp.besseli(0, x)
+
+
+def k_small_b(y):
+    if y == 0:
+        return mp.mpf(1)
+    x = mp.sqrt(y)
+    return x * mp.besselk(1, x) - x * mp.log(x / 2) * mp.besseli(1, x)
+
+
+def k_large(k):
+    def g(t):
+        if t == 0:
+            return mp.sqrt(mp.pi / 2)
+        x = 1 / t
+        return mp.sqrt(x) * mp.exp(x) * mp.besselk(k, x)
+    return g
+
+
+def taylor(name, coeffs):
+    print(f"// {name}: {len(coeffs)} exact Taylor coefficients")
+    print("horner<" + ", ".join(repr(float(c)) for c in coeffs) + ">")
+
+
 if __name__ == "__main__":
     print(f"// x0 = {mp.nstr(X0, 25)}, t0 hi = {float(T0)!r}, lo = {float(T0 - mp.mpf(float(T0)))!r}")
-    fit("K1", on("-0.25", "0.75", lg_over(1)), 22)
-    fit("K2", on("-0.25", "1", lg_over(2)), 19)
+    fit("lgamma K1", on("-0.25", "0.75", lg_over(1)), 22)
+    fit("lgamma K2", on("-0.25", "1", lg_over(2)), 19)
     fit("R", on(0, 2, r_of), 30)
     fit("I0 small", on(0, 8, i_small(0)), 30)
     fit("I0 large", on(0, "0.125", i_large(0)), 24)
     fit("I1 small", on(0, 8, i_small(1)), 30)
     fit("I1 large", on(0, "0.125", i_large(1)), 24)
+    fit("K0 small", on(0, 1, k_small_a), 12)
+    fit("K1 small", on(0, 1, k_small_b), 12)
+    fit("K0 large", on(0, 1, k_large(0)), 34)
+    fit("K1 large", on(0, 1, k_large(1)), 34)
+    taylor("I0 series in x^2", [mp.mpf(1) / (4 ** k * mp.factorial(k) ** 2) for k in range(13)])
+    taylor("2 I1 / x series in x^2", [mp.mpf(1) / (4 ** k * mp.factorial(k) * mp.factorial(k + 1)) for k in range(13)])
+    taylor("sin(x)/x series in x^2", [mp.mpf(-1) ** k / mp.factorial(2 * k + 1) for k in range(9)])

@@ -10,7 +10,8 @@ inverse functions: arguments approaching the ends of their domains), log-spaced 
 tails, and the subnormal range.
 
 The gamma and Bessel group (gammaln, digamma, polygamma, multigammaln, i0, i0e, i1, i1e) has
-its own random stream and 240 samples per dtype; polygamma and multigammaln rows carry the
+its own random stream and 240 samples per dtype, and k0, k1, k0e, k1e (the modified Bessel
+functions of the second kind, plain and scaled) and spherical_bessel_j0 another, with 120; polygamma and multigammaln rows carry the
 integer order n or dimension p in the first argument column.
 
 Run (from this folder): /usr/bin/python3 gen_special_reference.py [names...]   (all by default)
@@ -234,13 +235,48 @@ def gamma_group(names):
             f.write("\n".join(lines) + "\n")
 
 
+N3 = 120
+K_UNARY = {
+    "k0": (lambda x: mp.besselk(0, x) if x != 0 else mp.inf,
+           [lin(0, 2), lin(1.9, 2.1), lin(2, 30), lin(30, 700), logu(1e-300, 1e-2)],
+           [lin(0, 2), lin(1.9, 2.1), lin(2, 30), lin(30, 100), logu(1e-37, 1e-2)], [2.0, 1.0, 745.0]),
+    "k1": (lambda x: mp.besselk(1, x) if x != 0 else mp.inf,
+           [lin(0, 2), lin(1.9, 2.1), lin(2, 30), lin(30, 700), logu(1e-300, 1e-2)],
+           [lin(0, 2), lin(1.9, 2.1), lin(2, 30), lin(30, 100), logu(1e-37, 1e-2)], [2.0, 1.0, 745.0]),
+    "k0e": (lambda x: mp.exp(x) * mp.besselk(0, x) if x != 0 else mp.inf,
+            [lin(0, 2), lin(1.9, 2.1), lin(2, 30), logu(30, 1e300), logu(1e-300, 1e-2)],
+            [lin(0, 2), lin(1.9, 2.1), lin(2, 30), logu(30, 1e37), logu(1e-37, 1e-2)], [2.0, 1.0]),
+    "k1e": (lambda x: mp.exp(x) * mp.besselk(1, x) if x != 0 else mp.inf,
+            [lin(0, 2), lin(1.9, 2.1), lin(2, 30), logu(30, 1e300), logu(1e-300, 1e-2)],
+            [lin(0, 2), lin(1.9, 2.1), lin(2, 30), logu(30, 1e37), logu(1e-37, 1e-2)], [2.0, 1.0]),
+    "spherical_bessel_j0": (lambda x: mp.sin(x) / x if x != 0 else mp.mpf(1),
+                            [lin(-0.6, 0.6), lin(-20, 20), lin(-1e4, 1e4), logu(1e-300, 0.5)],
+                            [lin(-0.6, 0.6), lin(-20, 20), lin(-1e4, 1e4), logu(1e-37, 0.5)], [0.5, -0.5, 0.0]),
+}
+
+
+def k_group(names):
+    rng = random.Random(20261123)
+    for name, (ref, rd, rf, fixed) in K_UNARY.items():
+        lines = []
+        for dt, regions in (("d", rd), ("f", rf)):
+            for x in [regions[i % len(regions)](rng) for i in range(N3)] + list(fixed):
+                x = f32(x) if dt == "f" else x
+                lines.append(f"{dt} {x!r} {fmt(ref(mp.mpf(x)))}")
+        if name in names:
+            with open(os.path.join(HERE, name + ".txt"), "w") as f:
+                f.write("\n".join(lines) + "\n")
+
+
 def main():
     import sys
     names = set(sys.argv[1:])
     gamma = set(GAMMA_UNARY) | {"polygamma", "multigammaln"}
     if not names or names & gamma:
         gamma_group(names or gamma)
-    if names and not names - gamma:
+    if not names or names & set(K_UNARY):
+        k_group(names or set(K_UNARY))
+    if names and not names - gamma - set(K_UNARY):
         return
     rng = random.Random(20261121)
     for name, (ref, rd, rf, fixed) in UNARY.items():

@@ -9,6 +9,10 @@
 ///  - sqrt(x) e^-x I0(x) = B0(u), sqrt(x) e^-x I1(x) = B1(u), u = 16 / x - 1, x > 8 (24 terms each).
 /// I0 and I1 multiply by e^|x|, with the scaling by 2^64 above 700 so that results up to the
 /// overflow threshold stay finite.
+/// K0, K1 (x > 0): for x <= 1, K0(x) = -log(x/2) I0(x) + A(x^2) and K1(x) = log(x/2) I1(x) + B(x^2) / x
+/// with A, B interpolants in x^2 (12 terms each) and I0, I1 by their Taylor series in x^2 (13 terms);
+/// for x > 1, sqrt(x) e^x K0,1(x) = C0,1(u), u = 2 / x - 1 (34 terms each).
+/// spherical_bessel_j0(x) = sin(x) / x, by its Taylor series in x^2 below |x| = 1/2 (9 terms).
 #include <limits>
 
 #include "tl/special/detail/kernel.hpp"
@@ -71,6 +75,100 @@ template <class V>
 TL_SPECIAL_KERNEL V i1_kernel(const V& x) {
   const V a = vabs(x);
   return sel(a == V(std::numeric_limits<double>::infinity()), x, times_exp_big(i1e_kernel(x), a));
+}
+
+template <class V>
+TL_SPECIAL_KERNEL V vmin(const V& a, const V& b) {
+  if constexpr (is_scalar_v<V>) return std::fmin(a, b);
+  else return xsimd::min(a, b);
+}
+template <class V>
+TL_SPECIAL_KERNEL V i0_series(const V& y) {  // I0(x), y = x^2 <= 1
+  return horner<1.0, 0.25, 0.015625, 0.00043402777777777775, 6.781684027777777e-06, 6.781684027777778e-08, 4.709502797067901e-10, 2.4028075495244395e-12, 9.385966990329842e-15, 2.896903392077112e-17, 7.242258480192779e-20, 1.4963343967340453e-22, 2.5978027721077174e-25>(y);
+}
+template <class V>
+TL_SPECIAL_KERNEL V i1_series(const V& y) {  // 2 I1(x) / x, y = x^2 <= 1
+  return horner<1.0, 0.125, 0.005208333333333333, 0.00010850694444444444, 1.3563368055555556e-06, 1.1302806712962962e-08, 6.72786113866843e-11, 3.0035094369055494e-13, 1.0428852211477602e-15, 2.8969033920771115e-18, 6.583871345629799e-21, 1.2469453306117043e-23, 1.9983098246982443e-26>(y);
+}
+template <class V>
+TL_SPECIAL_KERNEL V k0_small_a(const V& y) {  // K0(x) + log(x/2) I0(x), y = x^2 in [0, 1]
+  return horner<-0.5206942059547768, 0.06026431240552072, 0.003812939164235184, 7.073868286285263e-05, 6.566626026749012e-07, 3.6992200714338085e-09, 1.4048138007897003e-11, 3.84699700280956e-14, 7.963849158616599e-17, 1.2907761896250619e-19, 1.6830237582998563e-22, 1.804010808210854e-25>(vfma(y, V(2), V(-1)));
+}
+template <class V>
+TL_SPECIAL_KERNEL V k1_small_b(const V& y) {  // x K1(x) - x log(x/2) I1(x), y = x^2 in [0, 1]
+  return horner<1.008432304643086, -0.0028034149896439845, -0.01160461390240397, -0.0003737151641757235, -4.855730350520919e-06, -3.4996954252088954e-08, -1.6162520265911638e-10, -5.20786505413238e-13, -1.2393629129404561e-15, -2.2694717504864703e-18, -3.298485016298808e-21, -3.898880388840703e-24>(vfma(y, V(2), V(-1)));
+}
+template <class V>
+TL_SPECIAL_KERNEL V k0_large_c(const V& x) {  // sqrt(x) e^x K0(x), x >= 1
+  return horner<1.1901571834152027, -0.052279011491757815, 0.008067386548372376, -0.0019084014862519156, 0.0005692398884245168, -0.00019727982177172396, 7.608265669739746e-05, -3.181477640388025e-05, 1.4181654926653823e-05, -6.65941514439602e-06, 3.2653225165077974e-06, -1.6615286815657573e-06, 8.781011048144482e-07, -4.7539783310034647e-07, 2.3465741646024595e-07, -1.2807246209648636e-07, 1.8776072607017588e-07, -1.264507658687544e-07, -2.576755436931344e-07, 1.960302441856835e-07, 6.05736956452456e-07, -4.4955271044773196e-07, -8.998355980749002e-07, 6.700092001010645e-07, 1.0026922889884679e-06, -7.454873256468375e-07, -7.851158599331347e-07, 5.835073970406199e-07, 4.1642991002354944e-07, -3.0915571460288466e-07, -1.3379608799543136e-07, 9.922134451714081e-08, 2.0119744400854503e-08, -1.4885665397630287e-08>(V(2) / x - V(1));
+}
+template <class V>
+TL_SPECIAL_KERNEL V k1_large_c(const V& x) {  // sqrt(x) e^x K1(x), x >= 1
+  return horner<1.4615569735231244, 0.1879789065457187, -0.015852854565983624, 0.0031120066455998193, -0.0008443927414597762, 0.00027603884122591075, -0.0001022719507757187, 4.152312756644928e-05, -1.80928474747788e-05, 8.34300826435834e-06, -4.030383932233686e-06, 2.0253655947036227e-06, -1.0584022436907957e-06, 5.676655961534647e-07, -2.8085994660836284e-07, 1.5260715076055626e-07, -2.107785483225695e-07, 1.4089864217005793e-07, 2.7702146280199423e-07, -2.109297045218783e-07, -6.571489736453065e-07, 4.870631193461777e-07, 9.750624454017285e-07, -7.252488545926331e-07, -1.0870459396358283e-06, 8.072903177001374e-07, 8.512487359731833e-07, -6.319496897461728e-07, -4.516585117499089e-07, 3.3492715585507494e-07, 1.4516185113995271e-07, -1.0752628503031906e-07, -2.1844450698643993e-08, 1.6142460962619273e-08>(V(2) / x - V(1));
+}
+
+/// K0 (Scaled: e^x K0): inf at 0, NaN for x < 0, 0 at +inf.
+template <bool Scaled, class V>
+TL_SPECIAL_KERNEL V k0_any(const V& x) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const auto small = x <= V(1);
+  V r(0);
+  if (any_of(small)) {
+    const V xs = vmin(x, V(1)), y = xs * xs;
+    const V k = k0_small_a(y) - (log_sub(xs) - V(0.69314718055994530942)) * i0_series(y);
+    r = Scaled ? k * vexp(xs) : k;
+  }
+  if (!all_of(small)) {
+    const V xl = vmax(x, V(1));
+    const V c = k0_large_c(xl) / vsqrt(xl);
+    r = sel(small, r, Scaled ? c : times_exp(c, -xl, V(0)));
+  }
+  r = sel(x == V(0), V(inf), sel(x == V(inf), V(0), r));
+  return sel(x < V(0), V(std::numeric_limits<double>::quiet_NaN()), r);
+}
+/// K1 (Scaled: e^x K1): inf at 0, NaN for x < 0, 0 at +inf.
+template <bool Scaled, class V>
+TL_SPECIAL_KERNEL V k1_any(const V& x) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const auto small = x <= V(1);
+  V r(0);
+  if (any_of(small)) {
+    const V xs = vmin(x, V(1)), y = xs * xs;
+    const V k = k1_small_b(y) / xs + (log_sub(xs) - V(0.69314718055994530942)) * (V(0.5) * xs) * i1_series(y);
+    r = Scaled ? k * vexp(xs) : k;
+  }
+  if (!all_of(small)) {
+    const V xl = vmax(x, V(1));
+    const V c = k1_large_c(xl) / vsqrt(xl);
+    r = sel(small, r, Scaled ? c : times_exp(c, -xl, V(0)));
+  }
+  r = sel(x == V(0), V(inf), sel(x == V(inf), V(0), r));
+  return sel(x < V(0), V(std::numeric_limits<double>::quiet_NaN()), r);
+}
+template <class V>
+TL_SPECIAL_KERNEL V k0_kernel(const V& x) {
+  return k0_any<false>(x);
+}
+template <class V>
+TL_SPECIAL_KERNEL V k0e_kernel(const V& x) {
+  return k0_any<true>(x);
+}
+template <class V>
+TL_SPECIAL_KERNEL V k1_kernel(const V& x) {
+  return k1_any<false>(x);
+}
+template <class V>
+TL_SPECIAL_KERNEL V k1e_kernel(const V& x) {
+  return k1_any<true>(x);
+}
+
+/// sin(x) / x: 1 at 0, 0 at +-inf.
+template <class V>
+TL_SPECIAL_KERNEL V spherical_j0_kernel(const V& x) {
+  const V a = vabs(x);
+  const V series = horner<1.0, -0.16666666666666666, 0.008333333333333333, -0.0001984126984126984, 2.7557319223985893e-06, -2.505210838544172e-08, 1.6059043836821613e-10, -7.647163731819816e-13, 2.8114572543455206e-15>(x * x);
+  const V big = vsin(x) / x;
+  return sel(a < V(0.5), series, sel(a == V(std::numeric_limits<double>::infinity()), V(0), big));
 }
 
 }  // namespace tl::special::detail

@@ -96,7 +96,8 @@ template <class V>
 TL_SPECIAL_KERNEL sincos_pi_t<V> sincos_pi(const V& x) {
   const V r = x - vnearbyint(x);
   const V a = vfma(r, V(std::numbers::pi), r * V(1.2246467991473532e-16));
-  return {r, vsin(a), vcos(a)};
+  const V h = V(0.5) - vabs(r);  // cos(pi r) = sin(pi (1/2 - |r|)): exactly 0 at the half-integers
+  return {r, vsin(a), vsin(vfma(h, V(std::numbers::pi), h * V(1.2246467991473532e-16)))};
 }
 
 // ---- lgamma -------------------------------------------------------------------------------------
