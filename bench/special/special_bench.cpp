@@ -2,8 +2,8 @@
 //
 // For each function: tl (one fused SIMD pass), a <cmath> loop where <cmath> has the function or
 // a textbook formula for it (erfcx = exp(x^2) erfc(x), ndtr = erfc(-x / sqrt 2) / 2,
-// log_ndtr = log(ndtr); lgamma, tgamma), Boost.Math (erf, erfc, erf_inv, the normal cdf and
-// quantile, lgamma, digamma, trigamma, cyl_bessel_i of order 0 and 1; skipped
+// log_ndtr = log(ndtr); lgamma; spherical_bessel_j0 = sin(x) / x), Boost.Math (erf, erfc, erf_inv, the normal cdf and
+// quantile, lgamma, digamma, trigamma, cyl_bessel_i and cyl_bessel_k of order 0 and 1; skipped
 // when its headers are absent) and LibTorch's torch::special (its out= form, so no allocation is
 // timed; with TL_BENCH_HAVE_TORCH). The counter ns/elem is the time per element; every
 // benchmark checks its first results against the <cmath> or Boost loop before timing.
@@ -46,7 +46,8 @@ domain domain_of(const std::string& f) {
   if (f == "log_ndtr") return {-30, 8};
   if (f == "erfcx") return {-3, 30};
   if (f == "gammaln" || f == "digamma" || f == "trigamma") return {0.01, 30};
-  if (f == "i0" || f == "i0e" || f == "i1" || f == "i1e") return {-30, 30};
+  if (f == "i0" || f == "i0e" || f == "i1" || f == "i1e" || f == "spherical_bessel_j0") return {-30, 30};
+  if (f.find("bessel_k") != std::string::npos) return {0.01, 30};
   return {-5, 5};
 }
 template <class T>
@@ -78,12 +79,15 @@ T cmath_ref(const std::string& f, T x) {
   if (f == "log_ndtr") return std::log(T(0.5) * std::erfc(-x * r2));
   if (f == "logit") return std::log(x / (T(1) - x));
   if (f == "gammaln") return std::lgamma(x);
+  if (f == "spherical_bessel_j0") return std::sin(x) / x;
   return std::numeric_limits<T>::quiet_NaN();  // erfinv, ndtri: no <cmath> form
 }
 /// Where the textbook formula is accurate enough to check tl against (|x| < 3; no inverse).
 bool checkable(const std::string& f, double x) {
   if (f == "gammaln") return true;
-  return f != "erfinv" && f != "ndtri" && f != "digamma" && f != "trigamma" && f[0] != 'i' && std::abs(x) < 3;
+  if (f == "spherical_bessel_j0") return x != 0;
+  return f != "erfinv" && f != "ndtri" && f != "digamma" && f != "trigamma" && f[0] != 'i' && f.find("bessel") == std::string::npos &&
+         std::abs(x) < 3;
 }
 
 template <class T, class F>
@@ -122,7 +126,9 @@ void run_scalar(benchmark::State& state, const std::string& f, F fn) {
   BENCHMARK_TEMPLATE(BM_tl_##NAME, double);
 TL_SPECIAL_BENCH_FUNCTIONS(TL_BENCH_TL)
 // The gamma and Bessel group.
-#define TL_SPECIAL_BENCH_GAMMA(X) X(gammaln) X(digamma) X(i0) X(i0e) X(i1) X(i1e)
+#define TL_SPECIAL_BENCH_GAMMA(X)                                                                         \
+  X(gammaln) X(digamma) X(i0) X(i0e) X(i1) X(i1e) X(modified_bessel_k0) X(modified_bessel_k1) X(scaled_modified_bessel_k0) \
+  X(scaled_modified_bessel_k1) X(spherical_bessel_j0)
 TL_SPECIAL_BENCH_GAMMA(TL_BENCH_TL)
 #undef TL_BENCH_TL
 /// trigamma: polygamma(1, x).
@@ -158,7 +164,7 @@ TL_BENCH_CMATH(ndtr, T(0.5) * std::erfc(-x * r2))
 TL_BENCH_CMATH(log_ndtr, std::log(T(0.5) * std::erfc(-x * r2)))
 TL_BENCH_CMATH(logit, std::log(x / (T(1) - x)))
 TL_BENCH_CMATH(gammaln, std::lgamma(x))
-TL_BENCH_CMATH(tgamma, std::tgamma(x))
+TL_BENCH_CMATH(spherical_bessel_j0, std::sin(x) / x)
 #undef TL_BENCH_CMATH
 
 #ifdef TL_BENCH_HAVE_BOOST
@@ -181,6 +187,8 @@ TL_BENCH_BOOST(digamma, boost::math::digamma(x))
 TL_BENCH_BOOST(trigamma, boost::math::trigamma(x))
 TL_BENCH_BOOST(i0, boost::math::cyl_bessel_i(0, x))
 TL_BENCH_BOOST(i1, boost::math::cyl_bessel_i(1, x))
+TL_BENCH_BOOST(modified_bessel_k0, boost::math::cyl_bessel_k(0, x))
+TL_BENCH_BOOST(modified_bessel_k1, boost::math::cyl_bessel_k(1, x))
 #undef TL_BENCH_BOOST
 #endif
 
@@ -210,6 +218,11 @@ TL_BENCH_TORCH(i0)
 TL_BENCH_TORCH(i0e)
 TL_BENCH_TORCH(i1)
 TL_BENCH_TORCH(i1e)
+TL_BENCH_TORCH(modified_bessel_k0)
+TL_BENCH_TORCH(modified_bessel_k1)
+TL_BENCH_TORCH(scaled_modified_bessel_k0)
+TL_BENCH_TORCH(scaled_modified_bessel_k1)
+TL_BENCH_TORCH(spherical_bessel_j0)
 #undef TL_BENCH_TORCH
 template <class T>
 void BM_torch_trigamma(benchmark::State& state) {
