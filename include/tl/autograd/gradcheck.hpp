@@ -13,6 +13,7 @@
 /// real and imaginary parts are checked as two real outputs, as torch does. On failure the error
 /// names the worst entry.
 #include <cmath>
+#include <functional>
 #include <string>
 
 #include "tl/autograd/functional.hpp"
@@ -34,16 +35,29 @@ complex<double> to_cd(const T& v) {
   else return complex<double>(static_cast<double>(v), 0.0);
 }
 
+/// The checked function with its input and output types fixed: the check below is compiled once
+/// per (input, output) tensor type rather than once per function.
+template <class XT, class YT>
+using checked_fn = std::function<YT(const XT&)>;
+
+/// The output tensor type of f at an input of type XT.
+template <class F, class XT>
+using checked_output_t = tl::detail::dyn_tensor_t<decltype(tl::eval(std::declval<F&>()(std::declval<const XT&>())))>;
+
+template <class XT, class F>
+auto erase_checked(F& f) {
+  using YT = checked_output_t<F, XT>;
+  return checked_fn<XT, YT>([&f](const XT& v) { return YT(tl::eval(f(v))); });
+}
+
 /// Row-major [m, n] analytical and numerical Jacobians of the real-valued map
 /// (x_re, x_im) -> (y_re, y_im), compared entry by entry.
-template <class F, class X>
-bool gradcheck_impl(F& f, const X& x0, const gradcheck_options& o, const char* what) {
-  using XT = tl::detail::dyn_tensor_t<X>;
+template <class XT, class YT>
+bool gradcheck_impl(const checked_fn<XT, YT>& f, const XT& x0, const gradcheck_options& o, const char* what) {
   using T = typename XT::value_type;
   constexpr bool cx_in = is_complex_v<T>;
   const XT xi = fresh_input(XT(x0.detach()));
-  const auto y = tl::eval(f(xi));
-  using YT = std::remove_cvref_t<decltype(y)>;
+  const YT y = f(xi);
   using U = typename YT::value_type;
   constexpr bool cx_out = is_complex_v<U>;
   const index_t n = xi.numel(), m = y.numel();
@@ -63,7 +77,7 @@ bool gradcheck_impl(F& f, const X& x0, const gradcheck_options& o, const char* w
   auto eval_at = [&](const XT& xp) {
     enable_grad g;  // f may itself differentiate (gradgradcheck)
     const XT xq = fresh_input(xp);
-    return tl::eval(f(xq)).detach().contiguous();
+    return f(xq).detach().contiguous();
   };
   for (int op = 0; op < (cx_out ? 2 : 1); ++op) {
     for (index_t i = 0; i < m; ++i) {
@@ -116,7 +130,8 @@ bool gradcheck_impl(F& f, const X& x0, const gradcheck_options& o, const char* w
 /// @brief Checks f's gradients at x against finite differences (torch.autograd.gradcheck).
 template <class F, class X>
 bool gradcheck(F&& f, const X& x, const gradcheck_options& o = {}) {
-  return detail::gradcheck_impl(f, x, o, "gradcheck");
+  using XT = tl::detail::dyn_tensor_t<X>;
+  return detail::gradcheck_impl(detail::erase_checked<XT>(f), XT(x), o, "gradcheck");
 }
 
 /// @brief Checks the gradients of f's gradient (a vector-Jacobian product with a fixed random
@@ -140,7 +155,7 @@ bool gradgradcheck(F&& f, const X& x, const gradcheck_options& o = {}) {
     if (!g.defined()) return XT(zeros_like(xv));
     return g;
   };
-  return detail::gradcheck_impl(h, x, o, "gradgradcheck");
+  return detail::gradcheck_impl(detail::erase_checked<XT>(h), XT(x), o, "gradgradcheck");
 }
 
 }  // namespace tl::autograd
