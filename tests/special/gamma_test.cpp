@@ -179,7 +179,8 @@ TEST_CASE("gamma family: argument errors, fusion, integer operands, multigammaln
   tl::tensor<float, 1> kf = ke;
   CHECK(kf(0) == doctest::Approx(std::log(2.0)));
   CHECK(kf(1) == std::numeric_limits<float>::infinity());
-  // Strided operands take the scalar path: same values as the packet path.
+  // Strided operands take the scalar path: the same values as the packet path, to within 4 ulp (the
+  // compiler may or may not contract the scalar path's a * b + c into an FMA, e.g. at -O0).
   tl::tensor<double, 2> g(tl::shape_t<2>{40, 3});
   for (tl::index_t i = 0; i < 40; ++i)
     for (tl::index_t j = 0; j < 3; ++j) g(i, j) = -9.7 + 0.5 * static_cast<double>(i) + 0.13 * static_cast<double>(j);
@@ -187,7 +188,10 @@ TEST_CASE("gamma family: argument errors, fusion, integer operands, multigammaln
   tl::tensor<double, 2> d = ts::gammaln(g);
   for (tl::index_t i = 0; i < 40; ++i)
     for (tl::index_t j = 0; j < 3; ++j) {
-      CHECK(same(a(i, j), b(j, i)));
-      CHECK(same(d(i, j), c(j, i)));
+      const auto near = [](double u, double v) {
+        return same(u, v) || std::abs(u - v) <= 4 * std::numeric_limits<double>::epsilon() * std::abs(u);
+      };
+      CHECK(near(a(i, j), b(j, i)));
+      CHECK(near(d(i, j), c(j, i)));
     }
 }
