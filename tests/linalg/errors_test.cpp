@@ -55,7 +55,31 @@ TEST_CASE("shape errors name the op and the shapes") {
   auto bad = piv.clone();
   bad(0) = 7;
   expect_error<tl::value_error>([&] { (void)tl::linalg::lu_solve(LU, bad, sq); }, {"tl::linalg::lu_solve", "pivot 7"});
-  expect_error<tl::value_error>([&] { (void)tl::linalg::lu_factor(sq, false); }, {"tl::linalg::lu_factor", "pivot"});
+}
+
+TEST_CASE("lu with pivot = false: no interchanges, P = I, L U = A") {
+  // Diagonally dominant, so unpivoted elimination is stable.
+  tl::tensor<double, 2> a(tl::shape_t<2>{4, 4});
+  for (tl::index_t i = 0; i < 4; ++i)
+    for (tl::index_t j = 0; j < 4; ++j) a(i, j) = i == j ? 10.0 + i : 1.0 / (1.0 + i + 2 * j);
+  auto [LU, piv] = tl::linalg::lu_factor(a, false);
+  for (tl::index_t i = 0; i < 4; ++i) CHECK(piv(i) == i + 1);
+  auto [P, L, U] = tl::linalg::lu(a, false);
+  for (tl::index_t i = 0; i < 4; ++i)
+    for (tl::index_t j = 0; j < 4; ++j) {
+      CHECK(P(i, j) == (i == j ? 1.0 : 0.0));
+      double s = 0;
+      for (tl::index_t k = 0; k < 4; ++k) s += L(i, k) * U(k, j);
+      CHECK(s == doctest::Approx(a(i, j)).epsilon(1e-14));
+    }
+  // A zero leading entry is reported (info), not swapped away.
+  tl::tensor<double, 2> z(tl::shape_t<2>{2, 2});
+  z(0, 0) = 0;
+  z(0, 1) = 1;
+  z(1, 0) = 1;
+  z(1, 1) = 0;
+  CHECK(tl::linalg::lu_factor_ex(z, false).info() == 1);
+  CHECK(tl::linalg::lu_factor_ex(z, true).info() == 0);
 }
 
 TEST_CASE("singular matrices: solve / inv / lu_factor throw linalg_error with the batch element and the pivot") {

@@ -22,15 +22,14 @@ struct lu_result {
 };
 
 /// @brief LU factorization with partial pivoting as three matrices (torch.linalg.lu). Singular
-/// matrices are factored without error. `pivot = false` is not implemented on the CPU (as in
-/// torch) and throws value_error.
+/// matrices are factored without error. `pivot = false` factors without row interchanges (P is
+/// the identity).
 template <expression E>
 auto lu(E&& a, bool pivot = true) {
   detail::check_matrix_arg<E>();
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
-  if (!pivot) throw value_error("tl::linalg::lu: LU without pivoting is not implemented on the CPU (pivot=false)");
-  auto f = lu_factor_ex(std::forward<E>(a));
+  auto f = lu_factor_ex(std::forward<E>(a), pivot);
   const auto& s = f.LU.shape();
   const index_t m = s[R - 2], n = s[R - 1], k = std::min(m, n);
   shape_t<R> ps = s, ls = s, us = s;

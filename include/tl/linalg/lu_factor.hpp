@@ -37,14 +37,14 @@ namespace detail {
 /// Factors every matrix of `lu` in place; pivots 1-based; info per matrix.
 template <class T, class ExtA, class ExtP, class ExtI>
 void lu_factor_inplace(basic_tensor<T, ExtA>& lu, basic_tensor<std::int32_t, ExtP>& piv,
-                       basic_tensor<std::int32_t, ExtI>& info) {
+                       basic_tensor<std::int32_t, ExtI>& info, bool pivot = true) {
   constexpr std::size_t R = ExtA::rank;
   const auto& s = lu.shape();
   const index_t m = s[R - 2], n = s[R - 1], k = std::min(m, n);
   const index_t nb = batch_count(s);
   for_each_matrix(nb, std::max(m, n), [&](index_t b) {
     std::vector<index_t> ip(static_cast<std::size_t>(k));
-    const index_t inf = getrf<T>(m, n, mut_ref<T>{lu.data() + b * m * n, n, 1}, ip.data());
+    const index_t inf = getrf<T>(m, n, mut_ref<T>{lu.data() + b * m * n, n, 1}, ip.data(), pivot);
     for (index_t i = 0; i < k; ++i) piv.data()[b * k + i] = static_cast<std::int32_t>(ip[static_cast<std::size_t>(i)] + 1);
     info.data()[b] = static_cast<std::int32_t>(inf);
   });
@@ -62,16 +62,14 @@ void throw_on_info(const char* op, const basic_tensor<std::int32_t, Ext>& info, 
 }  // namespace detail
 
 /// @brief LU factorization with partial pivoting, P A = L U, of a matrix or a batch of matrices
-/// [*, m, n], without checking for zero pivots (torch.linalg.lu_factor_ex). `pivot = false` is not
-/// implemented on the CPU (as in torch) and throws value_error; `check_errors` throws
-/// tl::linalg_error where info is non-zero.
+/// [*, m, n], without checking for zero pivots (torch.linalg.lu_factor_ex). `pivot = false` factors
+/// A = L U without row interchanges (pivots are then 1, 2, ..., k, as torch returns them on CUDA);
+/// `check_errors` throws tl::linalg_error where info is non-zero.
 template <expression E>
 auto lu_factor_ex(E&& a, bool pivot = true, bool check_errors = false) {
   detail::check_matrix_arg<E>();
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
-  if (!pivot)
-    throw value_error("tl::linalg::lu_factor_ex: LU without pivoting is not implemented on the CPU (pivot=false)");
   lu_factor_ex_result<T, R> r{detail::working_copy(std::forward<E>(a)), {}, {}};
   const auto& s = r.LU.shape();
   shape_t<R - 1> ps{};
@@ -80,7 +78,7 @@ auto lu_factor_ex(E&& a, bool pivot = true, bool check_errors = false) {
   ps[R - 2] = std::min(s[R - 2], s[R - 1]);
   r.pivots = tensor<std::int32_t, R - 1>(ps);
   r.info = tensor<std::int32_t, R - 2>(is);
-  detail::lu_factor_inplace(r.LU, r.pivots, r.info);
+  detail::lu_factor_inplace(r.LU, r.pivots, r.info, pivot);
   if (check_errors) detail::throw_on_info("lu_factor_ex", r.info, "the matrix is singular");
   return r;
 }
@@ -93,9 +91,7 @@ auto lu_factor(E&& a, bool pivot = true) {
   detail::check_matrix_arg<E>();
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
-  if (!pivot)
-    throw value_error("tl::linalg::lu_factor: LU without pivoting is not implemented on the CPU (pivot=false)");
-  auto r = lu_factor_ex(std::forward<E>(a));
+  auto r = lu_factor_ex(std::forward<E>(a), pivot);
   detail::throw_on_info("lu_factor", r.info, "the matrix is singular");
   return lu_factor_result<T, R>{std::move(r.LU), std::move(r.pivots)};
 }

@@ -46,7 +46,7 @@ void laswp(mut_ref<T> a, index_t ncols, const index_t* ipiv, index_t k0, index_t
 
 /// Recursive LU of an m x n panel (n small): pivots and info relative to the panel.
 template <class T>
-void getrf_recursive(index_t m, index_t n, mut_ref<T> a, index_t* ipiv, index_t& info, index_t row0) {
+void getrf_recursive(index_t m, index_t n, mut_ref<T> a, index_t* ipiv, index_t& info, index_t row0, bool pivot) {
   const index_t kmin = std::min(m, n);
   if (kmin <= 0) return;
   if (m == 1) {  // one row: U is the row itself
@@ -57,7 +57,7 @@ void getrf_recursive(index_t m, index_t n, mut_ref<T> a, index_t* ipiv, index_t&
   if (n == 1) {
     index_t p = 0;
     real_t<T> best = abs1(a(0, 0));
-    for (index_t i = 1; i < m; ++i) {
+    for (index_t i = 1; pivot && i < m; ++i) {
       const real_t<T> v = abs1(a(i, 0));
       if (v > best) best = v, p = i;
     }
@@ -79,33 +79,34 @@ void getrf_recursive(index_t m, index_t n, mut_ref<T> a, index_t* ipiv, index_t&
   }
   const index_t n1 = std::min(m, n) / 2, n2 = n - n1;
   // Left half.
-  getrf_recursive(m, n1, a, ipiv, info, row0);
+  getrf_recursive(m, n1, a, ipiv, info, row0, pivot);
   laswp(a.sub(0, n1), n2, ipiv, 0, n1);
   // A12 = L11^-1 A12; A22 -= A21 A12.
   trsm_left<T>(false, true, n1, n2, a.as_const(), a.sub(0, n1));
   gemm<T>(m - n1, n2, n1, T(-1), a.sub(n1, 0).as_const(), a.sub(0, n1).as_const(), T(1), &a(n1, n1), a.rs, a.cs);
   // Right half.
-  getrf_recursive(m - n1, n2, a.sub(n1, n1), ipiv + n1, info, row0 + n1);
+  getrf_recursive(m - n1, n2, a.sub(n1, n1), ipiv + n1, info, row0 + n1, pivot);
   const index_t k2 = std::min(m - n1, n2);
   for (index_t i = n1; i < n1 + k2; ++i) ipiv[i] += n1;
   laswp(a.sub(0, 0), n1, ipiv, n1, n1 + k2);
 }
 
 /// @brief In-place LU with partial pivoting of the m x n matrix `a`; ipiv gets min(m, n) 0-based
-/// row indices; returns info (0, or the 1-based index of the first zero pivot).
+/// row indices; returns info (0, or the 1-based index of the first zero pivot). With `pivot` false
+/// no rows are interchanged (ipiv is the identity) and a zero diagonal entry is only reported.
 template <class T>
-index_t getrf(index_t m, index_t n, mut_ref<T> a, index_t* ipiv) {
+index_t getrf(index_t m, index_t n, mut_ref<T> a, index_t* ipiv, bool pivot = true) {
   index_t info = 0;
   const index_t kmin = std::min(m, n);
   constexpr index_t nb = 128;
   if (kmin <= nb) {
-    getrf_recursive(m, n, a, ipiv, info, 0);
+    getrf_recursive(m, n, a, ipiv, info, 0, pivot);
     return info;
   }
   for (index_t j = 0; j < kmin; j += nb) {
     const index_t jb = std::min(nb, kmin - j);
     // Factor the panel A[j:m, j:j+jb].
-    getrf_recursive(m - j, jb, a.sub(j, j), ipiv + j, info, j);
+    getrf_recursive(m - j, jb, a.sub(j, j), ipiv + j, info, j, pivot);
     for (index_t i = j; i < j + jb; ++i) ipiv[i] += j;
     // Interchanges to the left and right of the panel.
     laswp(a.sub(0, 0), j, ipiv, j, j + jb);
