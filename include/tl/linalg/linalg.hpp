@@ -12,3 +12,4 @@
 #include "tl/linalg/det.hpp"
 #include "tl/linalg/cholesky.hpp"
 #include "tl/linalg/solve_triangular.hpp"
+#include "tl/linalg/svd.hpp"

@@ -1,0 +1,347 @@
+#pragma once
+/// @file gesvd.hpp
+/// @brief Internal header: the singular value decomposition of one dense matrix (m >= n):
+/// Householder bidiagonalization A = Q B P^H (B real upper bidiagonal; complex phases are absorbed
+/// by the reflectors, LAPACK's zlarfg convention), then implicit-shift QR on B (Golub-Kahan steps
+/// with Wilkinson shifts of B^T B, deflation after Demmel-Kahan's relative test, zero diagonal
+/// entries chased out with plain rotations). The rotations of one sweep are recorded and applied
+/// to the singular vector rows afterwards in cache-sized column chunks.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+#include "tl/core/complex.hpp"
+#include "tl/core/dtype.hpp"
+
+namespace tl::linalg::detail {
+
+template <class T>
+TL_INLINE real_t<T> abs_sq(const T& v) {
+  if constexpr (is_complex_v<T>) return v.re * v.re + v.im * v.im;
+  else return v * v;
+}
+
+template <class T>
+TL_INLINE real_t<T> real_of(const T& v) {
+  if constexpr (is_complex_v<T>) return v.re;
+  else return v;
+}
+
+template <class T>
+TL_INLINE T conj_of(const T& v) {
+  if constexpr (is_complex_v<T>) return tl::conj(v);
+  else return v;
+}
+
+/// Householder reflector (LAPACK's larfg): given alpha and x (len entries, stride inc), finds a
+/// real beta and tau with (I - tau v v^H)^H [alpha; x] = [beta; 0], v = [1; x'], x' written over x.
+template <class T>
+T make_reflector(T& alpha, T* x, index_t len, index_t inc) {
+  using Rl = real_t<T>;
+  Rl xn2 = 0;
+  for (index_t i = 0; i < len; ++i) xn2 += abs_sq(x[i * inc]);
+  Rl ar, ai = 0;
+  if constexpr (is_complex_v<T>) ar = alpha.re, ai = alpha.im;
+  else ar = alpha;
+  if (xn2 == Rl(0) && ai == Rl(0)) return T(0);
+  const Rl beta = -std::copysign(std::sqrt(ar * ar + ai * ai + xn2), ar);
+  T tau;
+  if constexpr (is_complex_v<T>) tau = T((beta - ar) / beta, -ai / beta);
+  else tau = (beta - ar) / beta;
+  const T scal = T(1) / (alpha - T(beta));
+  for (index_t i = 0; i < len; ++i) x[i * inc] = x[i * inc] * scal;
+  alpha = T(beta);
+  return tau;
+}
+
+/// Bidiagonalization of the row-major m x n matrix a (m >= n) in place: d (n), e (n - 1) receive
+/// B; the left reflectors' vectors stay below the diagonal (taus in tq), the right reflectors'
+/// right of the superdiagonal (taus in tp). Each step makes two passes over the trailing matrix:
+/// w = v^H A, then per row the left update, the dot with the right reflector and its update.
+template <class T>
+void bidiagonalize(index_t m, index_t n, T* a, real_t<T>* d, real_t<T>* e, T* tq, T* tp, std::vector<T>& w) {
+  w.assign(static_cast<std::size_t>(n), T(0));
+  for (index_t k = 0; k < n; ++k) {
+    T* akk = a + k * n + k;
+    const T tau = make_reflector(*akk, akk + n, m - k - 1, n);
+    tq[k] = tau;
+    d[k] = real_of(*akk);
+    const index_t nc = n - k - 1;  // trailing columns
+    if (nc == 0) break;
+    T* wk = w.data() + k + 1;
+    // w = v^H A[k:, k+1:], v = [1; a[k+1:, k]].
+    for (index_t j = 0; j < nc; ++j) wk[j] = akk[1 + j];
+    for (index_t i = k + 1; i < m; ++i) {
+      const T vi = conj_of(a[i * n + k]);
+      const T* row = a + i * n + k + 1;
+      for (index_t j = 0; j < nc; ++j) wk[j] += vi * row[j];
+    }
+    const T ctau = conj_of(tau);
+    // Row k: left update, then its right reflector from the conjugated row.
+    T* rk = akk + 1;
+    for (index_t j = 0; j < nc; ++j) rk[j] = conj_of(rk[j] - ctau * wk[j]);
+    const T taup = make_reflector(rk[0], rk + 1, nc - 1, 1);
+    tp[k] = taup;
+    e[k] = real_of(rk[0]);
+    // rk[1:] now holds u (u0 = 1).
+    for (index_t i = k + 1; i < m; ++i) {
+      T* row = a + i * n + k + 1;
+      const T f = ctau * a[i * n + k];
+      for (index_t j = 0; j < nc; ++j) row[j] -= f * wk[j];
+      T s = row[0];
+      for (index_t j = 1; j < nc; ++j) s += row[j] * rk[j];
+      const T g = taup * s;
+      row[0] -= g;
+      for (index_t j = 1; j < nc; ++j) row[j] -= g * conj_of(rk[j]);
+    }
+  }
+}
+
+/// Applies H = I - tau v v^H (v = [1; vt], vt len - 1 entries at stride inc) from the left to the
+/// row-major block x (len rows, cols columns, row stride ldx).
+template <class T>
+void apply_reflector_left(T tau, const T* vt, index_t inc, index_t len, T* x, index_t cols, index_t ldx,
+                          std::vector<T>& w) {
+  if (tau == T(0) || cols <= 0) return;
+  w.assign(static_cast<std::size_t>(cols), T(0));
+  for (index_t j = 0; j < cols; ++j) w[j] = x[j];
+  for (index_t i = 1; i < len; ++i) {
+    const T vi = conj_of(vt[(i - 1) * inc]);
+    const T* row = x + i * ldx;
+    for (index_t j = 0; j < cols; ++j) w[j] += vi * row[j];
+  }
+  for (index_t i = 0; i < len; ++i) {
+    const T f = tau * (i == 0 ? T(1) : vt[(i - 1) * inc]);
+    T* row = x + i * ldx;
+    for (index_t j = 0; j < cols; ++j) row[j] -= f * w[j];
+  }
+}
+
+/// x = c x + s y, y = c y - s x on len reals.
+template <class Rl>
+TL_INLINE void rotate_rows(Rl* __restrict x, Rl* __restrict y, index_t len, Rl c, Rl s) {
+  for (index_t i = 0; i < len; ++i) {
+    const Rl a = x[i], b = y[i];
+    x[i] = c * a + s * b;
+    y[i] = c * b - s * a;
+  }
+}
+
+/// Applies rotations j = 0..cnt-1 on rows (first + j, first + j + 1) of x (row stride ld, len
+/// reals per row), in order, column chunk by column chunk.
+template <class Rl>
+void apply_rotation_sequence(Rl* x, index_t ld, index_t len, index_t first, const Rl* c, const Rl* s, index_t cnt) {
+  constexpr index_t chunk = 64;
+  for (index_t c0 = 0; c0 < len; c0 += chunk) {
+    const index_t wdt = std::min(chunk, len - c0);
+    for (index_t j = 0; j < cnt; ++j)
+      rotate_rows(x + (first + j) * ld + c0, x + (first + j + 1) * ld + c0, wdt, c[j], s[j]);
+  }
+}
+
+template <class Rl>
+TL_INLINE void givens(Rl y, Rl z, Rl& c, Rl& s, Rl& r) {
+  r = std::hypot(y, z);
+  if (r == Rl(0)) {
+    c = 1;
+    s = 0;
+  } else {
+    c = y / r;
+    s = z / r;
+  }
+}
+
+/// Singular values of the n x n upper bidiagonal (d, e) by implicit-shift QR. Rotations are applied
+/// to the rows 0..n-1 of ut (row stride ldu, ulen reals per row; the left singular vectors as rows)
+/// and of vh (the right ones), either of which may be null. Returns false when it did not
+/// converge. On return d holds the singular values, unsorted and possibly negative (the caller
+/// fixes signs and order).
+template <class Rl>
+bool bidiagonal_qr(index_t n, Rl* d, Rl* e, Rl* ut, index_t ldu, index_t ulen, Rl* vh, index_t ldv, index_t vlen) {
+  if (n <= 1) return true;
+  const Rl eps = std::numeric_limits<Rl>::epsilon();
+  const Rl tiny = std::numeric_limits<Rl>::min();
+  Rl anorm = 0;
+  for (index_t i = 0; i < n; ++i) anorm = std::max(anorm, std::abs(d[i]));
+  for (index_t i = 0; i + 1 < n; ++i) anorm = std::max(anorm, std::abs(e[i]));
+  if (anorm == Rl(0)) return true;
+  for (index_t i = 0; i < n; ++i) d[i] /= anorm;
+  for (index_t i = 0; i + 1 < n; ++i) e[i] /= anorm;
+  std::vector<Rl> rot(static_cast<std::size_t>(4 * n));
+  Rl *cu = rot.data(), *su = cu + n, *cv = su + n, *sv = cv + n;
+  const auto negligible = [&](index_t i) {
+    return std::abs(e[i]) <= eps * (std::abs(d[i]) + std::abs(d[i + 1])) || std::abs(e[i]) <= tiny;
+  };
+  const long long maxit = 8LL * n * n + 64;
+  long long iter = 0;
+  index_t hi = n - 1;
+  while (hi > 0) {
+    if (negligible(hi - 1)) {
+      e[hi - 1] = 0;
+      --hi;
+      continue;
+    }
+    index_t lo = hi - 1;
+    while (lo > 0 && !negligible(lo - 1)) --lo;
+    if (lo > 0) e[lo - 1] = 0;
+    // A zero on the diagonal: rotate its row (or, at the bottom, its column) out of the block.
+    index_t z = -1;
+    for (index_t i = lo; i <= hi; ++i)
+      if (std::abs(d[i]) <= eps) {
+        d[i] = 0;
+        z = i;
+        break;
+      }
+    if (z >= 0) {
+      Rl c, s, r;
+      if (z < hi) {
+        Rl f = e[z];
+        e[z] = 0;
+        for (index_t j = z + 1; j <= hi; ++j) {
+          givens(d[j], f, c, s, r);
+          d[j] = r;
+          if (ut) rotate_rows(ut + j * ldu, ut + z * ldu, ulen, c, s);
+          if (j < hi) {
+            f = -s * e[j];
+            e[j] = c * e[j];
+          }
+        }
+      } else {
+        Rl f = e[hi - 1];
+        e[hi - 1] = 0;
+        for (index_t j = hi - 1; j >= lo; --j) {
+          givens(d[j], f, c, s, r);
+          d[j] = r;
+          if (vh) rotate_rows(vh + j * ldv, vh + hi * ldv, vlen, c, s);
+          if (j > lo) {
+            f = -s * e[j - 1];
+            e[j - 1] = c * e[j - 1];
+          }
+        }
+      }
+      continue;
+    }
+    if (++iter > maxit) return false;
+    // Wilkinson shift: the eigenvalue of the trailing 2 x 2 of B^T B nearer its last entry.
+    const Rl dm = d[hi - 1], em = hi - 1 > lo ? e[hi - 2] : Rl(0), fm = e[hi - 1], dn = d[hi];
+    const Rl t11 = dm * dm + em * em, t12 = dm * fm, t22 = dn * dn + fm * fm;
+    const Rl dl = (t11 - t22) / 2;
+    const Rl den = dl + std::copysign(std::hypot(dl, t12), dl);
+    const Rl mu = den == Rl(0) ? t22 : t22 - t12 * (t12 / den);
+    Rl y = d[lo] * d[lo] - mu, zz = d[lo] * e[lo];
+    for (index_t k = lo; k < hi; ++k) {
+      Rl c, s, r;
+      givens(y, zz, c, s, r);
+      if (k > lo) e[k - 1] = r;
+      Rl a = d[k], b = e[k];
+      d[k] = c * a + s * b;
+      e[k] = c * b - s * a;
+      const Rl bulge = s * d[k + 1];
+      d[k + 1] = c * d[k + 1];
+      cv[k - lo] = c;
+      sv[k - lo] = s;
+      givens(d[k], bulge, c, s, r);
+      d[k] = r;
+      a = e[k];
+      b = d[k + 1];
+      e[k] = c * a + s * b;
+      d[k + 1] = c * b - s * a;
+      if (k + 1 < hi) {
+        zz = s * e[k + 1];
+        e[k + 1] = c * e[k + 1];
+      }
+      y = e[k];
+      cu[k - lo] = c;
+      su[k - lo] = s;
+    }
+    if (vh) apply_rotation_sequence(vh, ldv, vlen, lo, cv, sv, hi - lo);
+    if (ut) apply_rotation_sequence(ut, ldu, ulen, lo, cu, su, hi - lo);
+  }
+  for (index_t i = 0; i < n; ++i) d[i] *= anorm;
+  return true;
+}
+
+/// Exact power-of-two scale bringing max |a| near 1 (1 when a is zero, tiny or not finite).
+template <class T>
+real_t<T> svd_scale_exponent(const T* a, index_t len, int& ex) {
+  using Rl = real_t<T>;
+  Rl mx = 0;
+  for (index_t i = 0; i < len; ++i) {
+    if constexpr (is_complex_v<T>) mx = std::max({mx, std::abs(a[i].re), std::abs(a[i].im)});
+    else mx = std::max(mx, std::abs(a[i]));
+  }
+  ex = 0;
+  if (mx >= std::numeric_limits<Rl>::min() && mx <= std::numeric_limits<Rl>::max()) ex = -std::ilogb(mx);
+  return std::ldexp(Rl(1), ex);
+}
+
+/// The SVD of one m x n row-major matrix a (m >= n; destroyed). s receives the n singular values in
+/// descending order. With vectors: ut (ucols x m, ucols = n or m) receives U^T (row j = column j
+/// of U) and vh (n x n) V^H, both ordered like s. Returns false when the QR iteration failed.
+template <class T>
+bool svd_tall(index_t m, index_t n, T* a, real_t<T>* s, T* ut, index_t ucols, T* vh) {
+  using Rl = real_t<T>;
+  if (n == 0) {
+    if (ut) {
+      std::fill(ut, ut + ucols * m, T(0));
+      for (index_t i = 0; i < ucols; ++i) ut[i * m + i] = T(1);
+    }
+    return true;
+  }
+  int ex = 0;
+  const Rl sc = svd_scale_exponent(a, m * n, ex);
+  if (ex != 0)
+    for (index_t i = 0; i < m * n; ++i) a[i] = a[i] * T(sc);
+  std::vector<Rl> e(static_cast<std::size_t>(n));
+  std::vector<T> tq(static_cast<std::size_t>(n)), tp(static_cast<std::size_t>(n)), w;
+  bidiagonalize(m, n, a, s, e.data(), tq.data(), tp.data(), w);
+  constexpr index_t cf = is_complex_v<T> ? 2 : 1;
+  if (ut) {
+    // Q (m x ucols) by backward accumulation, then transposed into ut.
+    std::vector<T> q(static_cast<std::size_t>(m * ucols), T(0));
+    for (index_t i = 0; i < ucols; ++i) q[i * ucols + i] = T(1);
+    for (index_t k = n; k-- > 0;)
+      apply_reflector_left(tq[k], a + (k + 1) * n + k, n, m - k, q.data() + k * ucols + k, ucols - k, ucols, w);
+    for (index_t i = 0; i < m; ++i)
+      for (index_t j = 0; j < ucols; ++j) ut[j * m + i] = q[i * ucols + j];
+    // P (n x n), then vh = P^H.
+    std::vector<T> p(static_cast<std::size_t>(n * n), T(0));
+    for (index_t i = 0; i < n; ++i) p[i * n + i] = T(1);
+    for (index_t k = n - 1; k-- > 0;)
+      apply_reflector_left(tp[k], a + k * n + k + 2, 1, n - k - 1, p.data() + (k + 1) * n + k + 1, n - k - 1, n, w);
+    for (index_t i = 0; i < n; ++i)
+      for (index_t j = 0; j < n; ++j) vh[i * n + j] = conj_of(p[j * n + i]);
+  }
+  Rl* utr = reinterpret_cast<Rl*>(ut);
+  Rl* vhr = reinterpret_cast<Rl*>(vh);
+  if (!bidiagonal_qr<Rl>(n, s, e.data(), utr, m * cf, m * cf, vhr, n * cf, n * cf)) return false;
+  // Signs, then descending order (the vectors' rows permuted alike).
+  for (index_t i = 0; i < n; ++i) {
+    if (s[i] < Rl(0)) {
+      s[i] = -s[i];
+      if (vh)
+        for (index_t j = 0; j < n; ++j) vh[i * n + j] = -vh[i * n + j];
+    }
+    if (ex != 0) s[i] = std::ldexp(s[i], -ex);
+  }
+  std::vector<index_t> perm(static_cast<std::size_t>(n));
+  std::iota(perm.begin(), perm.end(), index_t{0});
+  std::stable_sort(perm.begin(), perm.end(), [&](index_t x, index_t y) { return s[x] > s[y]; });
+  bool sorted = true;
+  for (index_t i = 0; i < n; ++i) sorted = sorted && perm[i] == i;
+  if (!sorted) {
+    std::vector<Rl> s2(s, s + n);
+    for (index_t i = 0; i < n; ++i) s[i] = s2[perm[i]];
+    const auto permute_rows = [&](T* x, index_t len) {
+      std::vector<T> tmp(x, x + n * len);
+      for (index_t i = 0; i < n; ++i) std::copy_n(tmp.data() + perm[i] * len, len, x + i * len);
+    };
+    if (ut) permute_rows(ut, m);
+    if (vh) permute_rows(vh, n);
+  }
+  return true;
+}
+
+}  // namespace tl::linalg::detail

@@ -1,0 +1,221 @@
+// tl::linalg::svd and svdvals: ‖A − UΣVᴴ‖/‖A‖, ‖UᴴU − I‖, ‖VhVhᴴ − I‖ in units of max(m, n)·eps,
+// singular values against numpy (LAPACK gesdd, float64; gen_svd_eig.py) to c·n·eps·σ₁ (Weyl's
+// bound: singular values are perfectly conditioned in absolute terms), every dtype; tall, wide,
+// square, batched, rank-deficient, Hilbert, empty, 1 x 1 and non-finite inputs.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "svd_eig_ref.hpp"
+
+namespace {
+using namespace tl_linalg_test;
+
+mat identity(index_t n) {
+  mat I(n, n);
+  for (index_t i = 0; i < n; ++i) I(i, i) = 1;
+  return I;
+}
+
+mat diag_rect(const std::vector<ld>& s, index_t r, index_t c) {
+  mat D(r, c);
+  for (std::size_t i = 0; i < s.size(); ++i) D(static_cast<index_t>(i), static_cast<index_t>(i)) = s[i];
+  return D;
+}
+
+/// Checks one svd of matrix b of a (U, S, Vh from tl::linalg::svd), returns the largest error.
+template <class T, class A, class RU, class RS, class RV>
+void check_svd_matrix(const A& a, const RU& U, const RS& S, const RV& Vh, index_t b, bool full) {
+  const mat Am = matrix_of(a, b), Um = matrix_of(U, b), Vm = matrix_of(Vh, b);
+  const index_t m = Am.r, n = Am.c, k = std::min(m, n);
+  CHECK(Um.r == m);
+  CHECK(Um.c == (full ? m : k));
+  CHECK(Vm.r == (full ? n : k));
+  CHECK(Vm.c == n);
+  std::vector<ld> s(static_cast<std::size_t>(k));
+  for (index_t i = 0; i < k; ++i) s[static_cast<std::size_t>(i)] = static_cast<ld>(S.data()[b * k + i]);
+  for (index_t i = 0; i + 1 < k; ++i) CHECK(s[i] >= s[i + 1]);
+  if (k > 0) CHECK(s[k - 1] >= 0);
+  const index_t sz = std::max<index_t>(std::max(m, n), 1);
+  const mat USV = mul(Um, mul(diag_rect(s, Um.c, Vm.r), Vm));
+  CHECK(rel_err_neps<T>(USV, Am, fro(Am), sz) <= 4);
+  CHECK(rel_err_neps<T>(mul(adjoint(Um), Um), identity(Um.c), std::sqrt(static_cast<ld>(Um.c)), sz) <= 4);
+  CHECK(rel_err_neps<T>(mul(Vm, adjoint(Vm)), identity(Vm.r), std::sqrt(static_cast<ld>(Vm.r)), sz) <= 4);
+}
+
+template <class T, class A>
+void check_svd(const A& a) {
+  constexpr std::size_t R = std::remove_cvref_t<A>::rank;
+  const index_t nb = tl::linalg::detail::batch_count(a.shape());
+  for (bool full : {true, false}) {
+    CAPTURE(full);
+    auto [U, S, Vh] = tl::linalg::svd(a, full);
+    for (index_t b = 0; b < nb; ++b) check_svd_matrix<T>(a, U, S, Vh, b, full);
+    // svdvals: the same values (another code path: no vectors accumulated).
+    const auto sv = tl::linalg::svdvals(a);
+    REQUIRE(sv.shape() == S.shape());
+    const ld s0 = S.numel() ? static_cast<ld>(S.data()[0]) : 0;
+    for (index_t i = 0; i < sv.numel(); ++i)
+      CHECK(std::abs(static_cast<ld>(sv.data()[i]) - static_cast<ld>(S.data()[i])) <=
+            8 * static_cast<ld>(a.shape()[R - 1] + a.shape()[R - 2]) * eps_of<T>() * std::max<ld>(s0, 1e-30L));
+  }
+}
+
+template <class T>
+void svd_shapes() {
+  CAPTURE(sizeof(T));
+  const std::vector<std::pair<index_t, index_t>> shapes{{1, 1}, {2, 2}, {3, 3}, {5, 3}, {3, 5}, {17, 17},
+                                                        {40, 23}, {23, 40}, {64, 64}, {100, 7}, {7, 100}, {130, 130}};
+  std::uint64_t seed = 11;
+  for (auto [m, n] : shapes) {
+    CAPTURE(m);
+    CAPTURE(n);
+    check_svd<T>(random_tensor<T, 2>({m, n}, ++seed));
+  }
+  // Batched, with rectangular matrices.
+  check_svd<T>(random_tensor<T, 4>({2, 3, 6, 4}, 7));
+  check_svd<T>(random_tensor<T, 3>({3, 4, 9}, 8));
+  // Rank-deficient (rank 3) and zero matrices; a matrix with repeated singular values (orthogonal).
+  {
+    const auto f = random_tensor<T, 2>({12, 3}, 21), g = random_tensor<T, 2>({3, 9}, 22);
+    const auto p = tl::linalg::matmul(f, g);
+    check_svd<T>(p);
+    const auto s = tl::linalg::svdvals(p);
+    for (index_t i = 3; i < 9; ++i) CHECK(static_cast<ld>(s(i)) <= 20 * 12 * eps_of<T>() * static_cast<ld>(s(0)));
+  }
+  check_svd<T>(tl::tensor<T, 2>(tl::zeros<T>(4, 6)));
+  {
+    auto [Q, S0, V0] = tl::linalg::svd(random_tensor<T, 2>({6, 6}, 31));
+    check_svd<T>(Q);
+    const auto s = tl::linalg::svdvals(Q);
+    for (index_t i = 0; i < 6; ++i) CHECK(std::abs(static_cast<ld>(s(i)) - 1) <= 50 * eps_of<T>());
+  }
+  // Hilbert matrices (cond up to 1e16 at n = 12): the backward error stays at n * eps.
+  for (index_t n : {4, 8, 12}) check_svd<T>(hilbert<T>(n));
+  // Graded: rows scaled from 1 to 1e-12 (double) / 1e-5 (float), and huge / tiny entries.
+  {
+    auto g = random_tensor<T, 2>({9, 9}, 41);
+    const double decay = sizeof(tl::real_t<T>) == 8 ? 0.03 : 0.25;
+    double f = 1;
+    for (index_t i = 0; i < 9; ++i, f *= decay)
+      for (index_t j = 0; j < 9; ++j) g(i, j) = g(i, j) * T(static_cast<tl::real_t<T>>(f));
+    check_svd<T>(g);
+    using Rl = tl::real_t<T>;
+    auto big = random_tensor<T, 2>({5, 4}, 42);
+    for (index_t i = 0; i < big.numel(); ++i) big.data()[i] = big.data()[i] * T(std::numeric_limits<Rl>::max() / 4);
+    check_svd<T>(big);
+    auto small = random_tensor<T, 2>({4, 5}, 43);
+    for (index_t i = 0; i < small.numel(); ++i) small.data()[i] = small.data()[i] * T(std::numeric_limits<Rl>::min() * 4);
+    const auto ss = tl::linalg::svdvals(small);
+    CHECK(static_cast<ld>(ss(0)) > 0);
+    CHECK(std::isfinite(static_cast<ld>(ss(0)) / static_cast<ld>(std::numeric_limits<Rl>::min())));
+  }
+}
+
+TEST_CASE("svd: U S Vh reproduces A, U and Vh orthonormal, S descending; every dtype and shape") {
+  svd_shapes<float>();
+  svd_shapes<double>();
+  svd_shapes<tl::complex<float>>();
+  svd_shapes<tl::complex<double>>();
+}
+
+template <class T>
+void svdvals_reference() {
+  CAPTURE(sizeof(T));
+  for (const auto& c : load_svd_eig("svdvals")) {
+    if (c.cplx && !tl::is_complex_v<T>) continue;
+    CAPTURE(c.m);
+    CAPTURE(c.n);
+    const auto a = case_matrix<T>(c);
+    const auto s = tl::linalg::svdvals(a);
+    REQUIRE(s.numel() == static_cast<index_t>(c.res.size()));
+    const ld s0 = c.res[0].real();
+    const ld tol = 4 * static_cast<ld>(std::max(c.m, c.n)) * eps_of<T>() * s0;
+    for (index_t i = 0; i < s.numel(); ++i) {
+      CAPTURE(i);
+      CHECK(std::abs(static_cast<ld>(s(i)) - c.res[static_cast<std::size_t>(i)].real()) <= tol);
+    }
+    auto [U, S, Vh] = tl::linalg::svd(a, false);
+    for (index_t i = 0; i < s.numel(); ++i)
+      CHECK(std::abs(static_cast<ld>(S(i)) - c.res[static_cast<std::size_t>(i)].real()) <= tol);
+  }
+}
+
+TEST_CASE("svdvals and svd's S against numpy (random, rank-deficient, Hilbert up to n = 12)") {
+  svdvals_reference<float>();
+  svdvals_reference<double>();
+  svdvals_reference<tl::complex<float>>();
+  svdvals_reference<tl::complex<double>>();
+}
+
+TEST_CASE("svd: empty matrices, 1 x 1, shapes as torch") {
+  {
+    auto [U, S, Vh] = tl::linalg::svd(tl::tensor<double, 2>(tl::shape_t<2>{0, 3}));
+    CHECK(U.shape() == tl::shape_t<2>{0, 0});
+    CHECK(S.shape() == tl::shape_t<1>{0});
+    REQUIRE(Vh.shape() == tl::shape_t<2>{3, 3});
+    for (index_t i = 0; i < 3; ++i)
+      for (index_t j = 0; j < 3; ++j) CHECK(Vh(i, j) == (i == j ? 1.0 : 0.0));
+  }
+  {
+    auto [U, S, Vh] = tl::linalg::svd(tl::tensor<float, 3>(tl::shape_t<3>{2, 3, 0}), false);
+    CHECK(U.shape() == tl::shape_t<3>{2, 3, 0});
+    CHECK(S.shape() == tl::shape_t<2>{2, 0});
+    CHECK(Vh.shape() == tl::shape_t<3>{2, 0, 0});
+    auto [U2, S2, Vh2] = tl::linalg::svd(tl::tensor<float, 3>(tl::shape_t<3>{2, 3, 0}));
+    CHECK(U2.shape() == tl::shape_t<3>{2, 3, 3});
+    CHECK(U2(1, 2, 2) == 1.0f);
+    CHECK(U2(1, 2, 1) == 0.0f);
+  }
+  CHECK(tl::linalg::svdvals(tl::tensor<double, 3>(tl::shape_t<3>{0, 4, 4})).shape() == tl::shape_t<2>{0, 4});
+  {
+    tl::tensor<tl::complex<double>, 2> a(tl::shape_t<2>{1, 1});
+    a(0, 0) = tl::complex<double>(-3, 4);
+    auto [U, S, Vh] = tl::linalg::svd(a);
+    CHECK(S(0) == doctest::Approx(5.0));
+    const auto p = U(0, 0) * tl::complex<double>(S(0)) * Vh(0, 0);
+    CHECK(p.re == doctest::Approx(-3.0));
+    CHECK(p.im == doctest::Approx(4.0));
+    tl::tensor<float, 2> r(tl::shape_t<2>{1, 1});
+    r(0, 0) = -2.0f;
+    CHECK(tl::linalg::svdvals(r)(0) == 2.0f);
+  }
+}
+
+TEST_CASE("svd / svdvals of non-finite input throw linalg_error naming the op (as torch)") {
+  auto a = random_tensor<double, 3>({3, 4, 4}, 5);
+  a(1, 2, 3) = std::numeric_limits<double>::quiet_NaN();
+  for (int which = 0; which < 2; ++which) {
+    bool thrown = false;
+    try {
+      if (which == 0) (void)tl::linalg::svd(a);
+      else (void)tl::linalg::svdvals(a);
+    } catch (const tl::linalg_error& e) {
+      thrown = true;
+      const std::string msg = e.what();
+      CAPTURE(msg);
+      CHECK(msg.find(which == 0 ? "tl::linalg::svd:" : "tl::linalg::svdvals:") != std::string::npos);
+      CHECK(msg.find("non-finite") != std::string::npos);
+      CHECK(msg.find("batch element 1") != std::string::npos);
+    }
+    CHECK(thrown);
+  }
+  tl::tensor<float, 2> b(tl::shape_t<2>{2, 3});
+  for (index_t i = 0; i < 6; ++i) b.data()[i] = 1.0f;
+  b(0, 1) = std::numeric_limits<float>::infinity();
+  CHECK_THROWS_AS((void)tl::linalg::svdvals(b), tl::linalg_error);
+}
+
+TEST_CASE("svd accepts views and expressions and leaves its input alone") {
+  const auto a = random_tensor<tl::complex<double>, 2>({5, 7}, 9);
+  const auto copy = a.clone();
+  check_svd<tl::complex<double>>(a.mH());
+  const auto s1 = tl::linalg::svdvals(a), s2 = tl::linalg::svdvals(a.mH()), s3 = tl::linalg::svdvals(a * 2.0);
+  for (index_t i = 0; i < 5; ++i) {
+    CHECK(s1(i) == doctest::Approx(s2(i)).epsilon(1e-13));
+    CHECK(s3(i) == doctest::Approx(2 * s1(i)).epsilon(1e-13));
+  }
+  for (index_t i = 0; i < a.numel(); ++i) CHECK(a.data()[i] == copy.data()[i]);
+}
+
+}  // namespace
