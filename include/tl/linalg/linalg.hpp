@@ -13,3 +13,6 @@
 #include "tl/linalg/cholesky.hpp"
 #include "tl/linalg/solve_triangular.hpp"
 #include "tl/linalg/svd.hpp"
+#include "tl/linalg/vector_norm.hpp"
+#include "tl/linalg/matrix_norm.hpp"
+#include "tl/linalg/norm.hpp"
