@@ -7,7 +7,10 @@
 #include <complex>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
+
+#include <doctest/doctest.h>
 
 #include <tl/core/creation.hpp>
 #include <tl/linalg/linalg.hpp>
@@ -153,6 +156,21 @@ tl::tensor<T, 2> random_hpd(index_t n, std::uint64_t seed) {
     for (index_t j = 0; j < i; ++j) h(j, i) = from_cld<T>(std::conj(to_cld(h(i, j))));
   for (index_t i = 0; i < n; ++i) h(i, i) = from_cld<T>(cld(to_cld(h(i, i)).real()));
   return h;
+}
+
+/// Runs f, expects an exception of type X whose message contains every one of `parts`.
+template <class X, class F>
+void expect_error_with(F&& f, std::initializer_list<const char*> parts) {
+  bool thrown = false;
+  try {
+    f();
+  } catch (const X& e) {
+    thrown = true;
+    const std::string msg = e.what();
+    CAPTURE(msg);
+    for (const char* p : parts) CHECK(msg.find(p) != std::string::npos);
+  }
+  CHECK(thrown);
 }
 
 }  // namespace tl_linalg_test

@@ -16,3 +16,5 @@
 #include "tl/linalg/vector_norm.hpp"
 #include "tl/linalg/matrix_norm.hpp"
 #include "tl/linalg/norm.hpp"
+#include "tl/linalg/qr.hpp"
+#include "tl/linalg/householder_product.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 /// @file matrix_norm.hpp
-/// @brief tl::linalg::matrix_norm: Frobenius and induced 1 / inf norms (and their minima) of
-/// matrices or batches of them over two dims (torch.linalg.matrix_norm).
+/// @brief tl::linalg::matrix_norm: Frobenius, nuclear and induced 1 / 2 / inf norms (and their
+/// minima) of matrices or batches of them over two dims (torch.linalg.matrix_norm).
 ///
 /// @code
 /// auto f = tl::linalg::matrix_norm(a);                          // 'fro' over the last two dims
@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tl/linalg/svd.hpp"
 #include "tl/linalg/vector_norm.hpp"
 
 namespace tl::linalg {
@@ -27,18 +28,21 @@ enum class mat_ord { fro, nuc, one, neg_one, two, neg_two, inf, neg_inf };
 
 inline mat_ord parse_mat_ord(std::string_view ord) {
   if (ord == "fro") return mat_ord::fro;
-  throw value_error(cat_str("tl::linalg::matrix_norm: order '", ord, "' is not supported (the string order is "
-                            "'fro')"));
+  if (ord == "nuc") return mat_ord::nuc;
+  throw value_error(cat_str("tl::linalg::matrix_norm: order '", ord, "' is not supported (string orders are 'fro' "
+                            "and 'nuc')"));
 }
 
 inline mat_ord parse_mat_ord(double ord) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   if (ord == 1) return mat_ord::one;
   if (ord == -1) return mat_ord::neg_one;
+  if (ord == 2) return mat_ord::two;
+  if (ord == -2) return mat_ord::neg_two;
   if (ord == inf) return mat_ord::inf;
   if (ord == -inf) return mat_ord::neg_inf;
   throw value_error(cat_str("tl::linalg::matrix_norm: order ", ord_str(ord),
-                            " is not supported (numeric orders are 1, -1, inf and -inf)"));
+                            " is not supported (numeric orders are 1, -1, 2, -2, inf and -inf)"));
 }
 
 inline const char* mat_ord_name(mat_ord o) {
@@ -135,13 +139,36 @@ auto matrix_norm_impl(const basic_tensor<V, Ext>& t, mat_ord o, std::array<std::
   const index_t m = p.shape()[R - 2], n = p.shape()[R - 1], nb = batch_count(p.shape());
   if (nb == 0) return out;
   const bool cols = o == mat_ord::one || o == mat_ord::neg_one;
+  const bool svd = o == mat_ord::two || o == mat_ord::neg_two || o == mat_ord::nuc;
+  const index_t k = std::min(m, n);
   if ((o == mat_ord::one || o == mat_ord::neg_one || o == mat_ord::inf || o == mat_ord::neg_inf) &&
-      (cols ? n : m) == 0)
+          (cols ? n : m) == 0 ||
+      o == mat_ord::neg_two && k == 0)
     throw index_error(cat_str("tl::linalg::matrix_norm: cannot compute the ", mat_ord_name(o), " norm of ",
                               m, " x ", n, " matrices (input shape ", shape_str(t.shape()),
                               "): the reduction over an empty dim has no identity"));
   const V* a = p.data();
   Rt* r = out.data();
+  if (svd) {
+    // max / min / sum of the singular values (descending), per matrix
+    if (k == 0) {
+      std::fill(r, r + nb, Rt(0));
+      return out;
+    }
+    const auto sv = svdvals(p);
+    const Rt* sp = sv.data();
+    for (index_t b = 0; b < nb; ++b) {
+      const Rt* sb = sp + b * k;
+      if (o == mat_ord::two) r[b] = extreme_of<true>(sb, k);
+      else if (o == mat_ord::neg_two) r[b] = extreme_of<false>(sb, k);
+      else {
+        Rt acc = 0;
+        for (index_t i = 0; i < k; ++i) acc += sb[i];
+        r[b] = acc;
+      }
+    }
+    return out;
+  }
   for_each_matrix(nb, std::max(m, n), [&](index_t b) {
     const V* ab = a + b * m * n;
     std::vector<Rt> sums;
@@ -172,8 +199,8 @@ auto matrix_norm_entry(E&& A_, const Ord& ord, const A&... args) {
 }  // namespace detail
 
 /// @brief Matrix norm over dims (-2, -1) or `tl::dims{d0, d1}`, optionally followed by
-/// `tl::keepdim` (torch.linalg.matrix_norm(A, ord, dim, keepdim, dtype=Dt)); string order:
-/// 'fro' (default).
+/// `tl::keepdim` (torch.linalg.matrix_norm(A, ord, dim, keepdim, dtype=Dt)); string orders:
+/// 'fro' (default) and 'nuc' (the sum of the singular values).
 ///
 /// The result is real (float for complex<float>). 'fro' of an empty matrix is 0.
 template <class Dt = void, expression E, class... A>
@@ -182,7 +209,8 @@ auto matrix_norm(E&& A_, std::string_view ord = "fro", const A&... args) {
 }
 
 /// @brief Matrix norm of a numeric order: 1 / -1 (max / min over columns of the sum of |a_ij|
-/// down the column), inf / -inf (the same over rows). Other orders throw value_error.
+/// down the column), inf / -inf (the same over rows), 2 / -2 (the largest / smallest singular
+/// value, from tl::linalg::svdvals). Other orders throw value_error.
 template <class Dt = void, expression E, class... A>
 auto matrix_norm(E&& A_, double ord, const A&... args) {
   return detail::matrix_norm_entry<Dt>(std::forward<E>(A_), ord, args...);
