@@ -68,6 +68,26 @@ double ulp_error(T got, long double ref) {
   return static_cast<double>(std::fabs(static_cast<long double>(got) - ref) / ulp);
 }
 
+/// The accuracy target in ULP: 4 for double, 2 for float, plus 1/2 without a fused multiply-add
+/// (the Horner steps then round twice).
+template <class T>
+double ulp_bound() {
+#ifdef __FMA__
+  const double slack = 0;
+#else
+  const double slack = 0.5;
+#endif
+  return (std::is_same_v<T, float> ? 2.0 : 4.0) + slack;
+}
+
+/// The unit in the last place of T at a (> 0, normal).
+template <class T>
+long double ulp_error_unit(long double a) {
+  int e = 0;
+  std::frexp(a, &e);
+  return std::ldexp(1.0L, e - std::numeric_limits<T>::digits);
+}
+
 template <class T>
 tl::tensor<T, 1> column(const std::vector<row>& rows, bool second = false) {
   tl::tensor<T, 1> t(tl::shape_t<1>{static_cast<tl::index_t>(rows.size())});

@@ -25,6 +25,7 @@
 #include "tl/core/tensor.hpp"
 #include "tl/fft/detail/driver.hpp"
 #include "tl/fft/detail/plan_cache.hpp"
+#include "tl/ops/roll.hpp"
 #if TL_AUTOGRAD
 #include "tl/fft/detail/autograd.hpp"
 #endif
@@ -189,56 +190,28 @@ tensor<T, 1> rfftfreq(index_t n, double d = 1.0) {
 }
 
 namespace detail {
-/// Rolls `x` along `dims` (all when empty) by extent / 2 (fftshift) or -(extent / 2) (ifftshift).
+/// Rolls `x` along `dims` (all when empty) by extent / 2 (fftshift) or -(extent / 2) (ifftshift),
+/// through tl::roll: on the operand's device, differentiable, a repeated dim rolling twice (as torch).
 template <class E>
 auto shift_nd(const char* op, E&& x, const std::vector<index_t>& dim, bool inverse) {
   using D = std::remove_cvref_t<E>;
   using V = typename D::value_type;
   constexpr std::size_t R = D::rank;
-  check_host(op, x);
-  const tensor<V, R> src = tl::detail::contiguous_as<V>(std::forward<E>(x));
-  tensor<V, R> out(src.shape());
-  if constexpr (R == 0) {
-    *out.data() = *src.data();
-    return out;
-  } else {
-    const shape_t<R> sh = src.shape();
-    shape_t<R> shift{};
-    std::vector<bool> seen(R, false);
-    std::vector<index_t> d = dim;
-    if (d.empty())
-      for (std::size_t i = 0; i < R; ++i) d.push_back(static_cast<index_t>(i));
-    for (index_t di : d) {
-      const std::size_t w = wrap(op, di, R);
-      if (seen[w]) throw value_error(cat_str("tl::fft::", op, ": dim ", di, " is repeated"));
-      seen[w] = true;
-      shift[w] = inverse ? sh[w] - sh[w] / 2 : sh[w] / 2;  // ifftshift rolls by -(n / 2) == n - n / 2
-    }
-    if (src.numel() == 0) return out;
-    const shape_t<R> st = src.strides();
-    const index_t rowlen = sh[R - 1], rows = src.numel() / rowlen, sl = shift[R - 1];
-    std::array<index_t, R> idx{};
-    for (index_t r = 0; r < rows; ++r) {
-      // Output row idx (last index 0) reads input row (idx - shift) mod extent.
-      index_t so = 0;
-      for (std::size_t k = 0; k + 1 < R; ++k) so += ((idx[k] - shift[k] + sh[k]) % sh[k]) * st[k];
-      const V* s = src.data() + so;
-      V* o = out.data() + r * rowlen;
-      // out[j] = s[(j - sl) mod n]: out[sl..n) = s[0..n-sl), out[0..sl) = s[n-sl..n)
-      std::memcpy(static_cast<void*>(o + sl), s, sizeof(V) * static_cast<std::size_t>(rowlen - sl));
-      std::memcpy(static_cast<void*>(o), s + (rowlen - sl), sizeof(V) * static_cast<std::size_t>(sl));
-      for (std::size_t k = R - 1; k-- > 0;) {
-        if (++idx[k] < sh[k]) break;
-        idx[k] = 0;
-      }
-    }
-    return out;
+  tensor<V, R> t(std::forward<E>(x));
+  std::vector<index_t> dims = dim, shifts;
+  if (dims.empty())
+    for (std::size_t i = 0; i < R; ++i) dims.push_back(static_cast<index_t>(i));
+  if (dims.empty()) return t.clone();  // a zero-dim tensor
+  for (index_t d : dims) {
+    const index_t n = t.shape()[wrap(op, d, R)];
+    shifts.push_back(inverse ? -(n / 2) : n / 2);
   }
+  return tl::detail::roll_impl<V, R>(cat_str("fft::", op).c_str(), std::move(t), shifts, dims);
 }
 }  // namespace detail
 
 /// @brief Moves the zero frequency to the centre: rolls each of `dim` (default all) by extent / 2
-/// (torch.fft.fftshift).
+/// (torch.fft.fftshift). Runs on the operand's device and is differentiable.
 template <expression E>
 auto fftshift(E&& x, std::vector<index_t> dim = {}) {
   return detail::shift_nd("fftshift", std::forward<E>(x), dim, false);

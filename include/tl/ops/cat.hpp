@@ -42,8 +42,9 @@ tensor<T, Ext::rank> cat_impl(const char* op, const basic_tensor<T, Ext>* ts, st
                                   shape_str(ts[0].shape()), "; all extents except dim ", d, " must match (extent ",
                                   s[k], " vs ", ts[0].shape()[k], " at dim ", k, ")"));
     out_shape[d] += s[d];
+    check_same_device(op, ts[0].device(), ts[i].device());
   }
-  tensor<T, R> out(out_shape);
+  tensor<T, R> out(out_shape, ts[0].device());
   index_t off = 0;
   for (std::size_t i = 0; i < count; ++i) {
     const index_t n = ts[i].shape()[d];
@@ -70,7 +71,8 @@ tensor<T, Ext::rank + 1> stack_impl(const basic_tensor<T, Ext>* ts, std::size_t 
 }  // namespace detail
 
 /// @brief Concatenates tensors of the same dtype and rank along `dim` (torch.cat); every other
-/// extent must match. Inputs may be non-contiguous views; the result is a new contiguous tensor.
+/// extent must match. Inputs may be non-contiguous views; the result is a new contiguous tensor on
+/// the inputs' device (they must share one).
 ///
 /// @code
 /// auto c = tl::cat({a, b}, -1);   // a: [2, 3], b: [2, 4]  ->  [2, 7]

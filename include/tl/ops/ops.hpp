@@ -7,6 +7,7 @@
 #include "tl/ops/index_select.hpp"
 #include "tl/ops/masked_fill.hpp"
 #include "tl/ops/matmul.hpp"
+#include "tl/ops/roll.hpp"
 #include "tl/ops/scatter.hpp"
 #include "tl/ops/sort.hpp"
 #include "tl/ops/split.hpp"

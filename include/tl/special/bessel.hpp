@@ -1,6 +1,6 @@
 #pragma once
 /// @file bessel.hpp
-/// @brief tl::special Bessel functions: i0, i0e, i1, i1e (and torch's modified_bessel_i0 /
+/// @brief tl::special Bessel functions: bessel_j0, bessel_j1, bessel_y0, bessel_y1, i0, i0e, i1, i1e (and torch's modified_bessel_i0 /
 /// modified_bessel_i1 names), modified_bessel_k0/k1, scaled_modified_bessel_k0/k1,
 /// spherical_bessel_j0.
 ///
@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "tl/expr/node.hpp"
+#include "tl/special/detail/bessel_jy_kernel.hpp"
 #include "tl/special/detail/bessel_kernel.hpp"
 
 namespace tl::special {
@@ -33,6 +34,10 @@ TL_SPECIAL_VIA_DOUBLE(k0e)
 TL_SPECIAL_VIA_DOUBLE(k1)
 TL_SPECIAL_VIA_DOUBLE(k1e)
 TL_SPECIAL_VIA_DOUBLE(spherical_j0)
+TL_SPECIAL_VIA_DOUBLE(bessel_j0)
+TL_SPECIAL_VIA_DOUBLE(bessel_j1)
+TL_SPECIAL_VIA_DOUBLE(bessel_y0)
+TL_SPECIAL_VIA_DOUBLE(bessel_y1)
 #undef TL_SPECIAL_VIA_DOUBLE
 }  // namespace detail
 
@@ -81,6 +86,17 @@ template <expression A>
 auto spherical_bessel_j0(A&& a) {
   return tl::detail::make_unary(detail::spherical_j0_fn{}, std::forward<A>(a));
 }
+
+/// @brief Bessel function of the first kind of order 0 (torch.special.bessel_j0); even, 0 at +-inf.
+TL_SPECIAL_UNARY_FACTORY(bessel_j0)
+/// @brief Bessel function of the first kind of order 1 (torch.special.bessel_j1); odd, +-0 at +-inf.
+TL_SPECIAL_UNARY_FACTORY(bessel_j1)
+/// @brief Bessel function of the second kind of order 0 (torch.special.bessel_y0); -inf at 0, NaN
+/// for x < 0, 0 at +inf.
+TL_SPECIAL_UNARY_FACTORY(bessel_y0)
+/// @brief Bessel function of the second kind of order 1 (torch.special.bessel_y1); -inf at 0, NaN
+/// for x < 0, 0 at +inf.
+TL_SPECIAL_UNARY_FACTORY(bessel_y1)
 
 }  // namespace tl::special
 

@@ -268,6 +268,58 @@ def k_group(names):
                 f.write("\n".join(lines) + "\n")
 
 
+# Group 3: bessel_j0/j1/y0/y1 (own random stream, N4 samples per dtype, plus points next to the
+# zeros: z (1 + d) for relative offsets d down to 1e-15, z the first 40 zeros and a few far ones).
+N4 = 240
+
+
+def jy_ref(n, kind):
+    def f(x):
+        if x == 0:
+            return mp.mpf(0) if (kind == "j" and n == 1) else (mp.mpf(1) if kind == "j" else mp.ninf)
+        if x < 0 and kind == "y":
+            return mp.nan
+        with mp.workdps(60):
+            return mp.besselj(n, x) if kind == "j" else mp.bessely(n, x)
+    return f
+
+
+def near_zeros(n, kind, rng, dt):
+    zeros = [mp.besseljzero(n, k) if kind == "j" else mp.besselyzero(n, k) for k in list(range(1, 41)) + [100, 1000]]
+    out = []
+    for z in zeros:
+        z = float(z)
+        for d in (0.0, 1e-15, -1e-12, 1e-9, -1e-6, 1e-3) if dt == "d" else (0.0, 1e-7, -1e-5, 1e-3):
+            out.append(z * (1 + d * rng.uniform(0.5, 1.5)))
+    return out
+
+
+JY = {
+    "bessel_j0": (0, "j"), "bessel_j1": (1, "j"), "bessel_y0": (0, "y"), "bessel_y1": (1, "y"),
+}
+
+
+def jy_group(names):
+    rng = random.Random(20261124)
+    for name, (n, kind) in JY.items():
+        ref = jy_ref(n, kind)
+        sign = -1 if kind == "j" else 1
+        lines = []
+        for dt in ("d", "f"):
+            top = 1e300 if dt == "d" else 3e38
+            tiny = 1e-300 if dt == "d" else 1e-37
+            regions = [lin(0, 2), lin(1.9, 2.1), lin(2, 8), lin(7.9, 8.1), lin(8, 100), lin(100, 5e5),
+                       logu(tiny, 2), logu(2, top), lambda r: sign * r.uniform(0, 30)]
+            xs = [regions[i % len(regions)](rng) for i in range(N4)]
+            xs += near_zeros(n, kind, rng, dt) + [2.0, 8.0, 524288.0, 524289.0, 1.0, 0.5]
+            for x in xs:
+                x = f32(x) if dt == "f" else x
+                lines.append(f"{dt} {x!r} {fmt(ref(mp.mpf(x)))}")
+        if name in names:
+            with open(os.path.join(HERE, name + ".txt"), "w") as f:
+                f.write("\n".join(lines) + "\n")
+
+
 def main():
     import sys
     names = set(sys.argv[1:])
@@ -276,7 +328,9 @@ def main():
         gamma_group(names or gamma)
     if not names or names & set(K_UNARY):
         k_group(names or set(K_UNARY))
-    if names and not names - gamma - set(K_UNARY):
+    if not names or names & set(JY):
+        jy_group(names or set(JY))
+    if names and not names - gamma - set(K_UNARY) - set(JY):
         return
     rng = random.Random(20261121)
     for name, (ref, rd, rf, fixed) in UNARY.items():

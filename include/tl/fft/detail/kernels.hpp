@@ -86,7 +86,6 @@ TL_INLINE void transpose_tile(const T* src, index_t ss, T* dst, index_t ds) {
       _mm256_storeu_ps(dst + i * ds, _mm256_permute2f128_ps(u[i], u[i + 4], 0x20));
       _mm256_storeu_ps(dst + (i + 4) * ds, _mm256_permute2f128_ps(u[i], u[i + 4], 0x31));
     }
-    return;
   } else if constexpr (std::is_same_v<T, double> && W == 4) {
     const __m256d r0 = _mm256_loadu_pd(src), r1 = _mm256_loadu_pd(src + ss);
     const __m256d r2 = _mm256_loadu_pd(src + 2 * ss), r3 = _mm256_loadu_pd(src + 3 * ss);
@@ -96,11 +95,12 @@ TL_INLINE void transpose_tile(const T* src, index_t ss, T* dst, index_t ds) {
     _mm256_storeu_pd(dst + ds, _mm256_permute2f128_pd(t1, t3, 0x20));
     _mm256_storeu_pd(dst + 2 * ds, _mm256_permute2f128_pd(t0, t2, 0x31));
     _mm256_storeu_pd(dst + 3 * ds, _mm256_permute2f128_pd(t1, t3, 0x31));
-    return;
-  }
+  } else
 #endif
-  for (index_t l = 0; l < W; ++l)
-    for (index_t q = 0; q < W; ++q) dst[q * ds + l] = src[l * ss + q];
+  {
+    for (index_t l = 0; l < W; ++l)
+      for (index_t q = 0; q < W; ++q) dst[q * ds + l] = src[l * ss + q];
+  }
 }
 
 /// Cosines and sines of 2*pi*j*k/R for odd radices, j, k in 1..(R-1)/2, computed in long double.

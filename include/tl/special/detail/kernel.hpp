@@ -72,6 +72,7 @@ TL_SPECIAL_VMATH1(sqrt)
 TL_SPECIAL_VMATH1(sin)
 TL_SPECIAL_VMATH1(cos)
 TL_SPECIAL_VMATH1(nearbyint)
+TL_SPECIAL_VMATH1(floor)
 #undef TL_SPECIAL_VMATH1
 
 template <class V>

@@ -1,0 +1,200 @@
+#pragma once
+/// @file bessel_jy_kernel.hpp
+/// @brief Internal: double-precision kernels of the Bessel functions of the first and second kind
+/// of orders 0 and 1, J0, J1, Y0, Y1 (detail header).
+///
+/// Chebyshev interpolants computed at 40+ digits by
+/// tests/data/special/fit_bessel_jy_coefficients.py, in monomial form of u in [-1, 1]:
+///  - x < 2 (u = x^2 / 2 - 1): J0 = P0(u), J1 = x P1(u) (11 terms each),
+///    Y0 = 2/pi log(x / z0) J0(x) + (x - z0)(x + z0) D(u) with z0 = 0.8936 the first zero of Y0
+///    (held as hi + lo; the remainder is entire in x^2 and vanishes at z0, so both terms carry the
+///    factor x - z0 and Y0 keeps relative accuracy at its zero), Y1 = -2/(pi x) + 2/pi log(x) J1(x)
+///    + x E(u);
+///  - x >= 2, modulus and phase: J_n = M_n cos(theta_n), Y_n = M_n sin(theta_n),
+///    theta_n = x - (2n + 1) pi / 4 + alpha_n(x), where M_n = sqrt(J_n^2 + Y_n^2) and alpha_n are
+///    smooth and monotone (no zeros to resolve): sqrt(x) M_n and alpha_n as functions of
+///    u = 16 / (3x) - 5/3 on [2, 8] (21 terms), sqrt(x) M_n and x alpha_n as functions of
+///    u = 128 / x^2 - 1 on [8, inf) (15 terms).
+///  - theta_n is reduced to t + k pi/2, |t| <= pi/4, by a three-part Cody-Waite subtraction of
+///    m pi/4 (m = 2k + 2n + 1 < 2^20, each m P_i exact) before alpha_n is added, so cos and sin of
+///    the phase keep relative accuracy next to the zeros of J_n and Y_n up to x = 2^19; above, the
+///    phase is cos(x + beta) = cos x cos beta - sin x sin beta with xsimd's / the C library's
+///    exact reduction of x (absolute error of an ulp of the modulus near the zeros).
+#include <limits>
+#include <numbers>
+
+#include "tl/special/detail/bessel_kernel.hpp"
+
+namespace tl::special::detail {
+
+/// J0(x), u = x^2 / 2 - 1, x in [0, 2]
+template <class V>
+TL_SPECIAL_KERNEL V j0_small(const V& u) {
+  return horner<0.5591341444189799, -0.3849933108722518, 0.05271311933138091, -0.003059303648232959, 9.809776403384795e-05, -1.9956200212547376e-06, 2.8053950481188603e-08, -2.8886206337153477e-10, 2.272605429659704e-12, -1.4107969254878234e-14, 7.086193594154272e-17>(u);
+}
+
+/// J1(x) / x, same u
+template <class V>
+TL_SPECIAL_KERNEL V j1x_small(const V& u) {
+  return horner<0.3849933108722518, -0.10542623866276182, 0.009177910944698877, -0.0003923910561353918, 9.978100106271918e-06, -1.68323702887139e-07, 2.0220344492589484e-09, -1.8180843426014906e-11, 1.2696444845411257e-13, -7.086249907805597e-16, 3.2332639858823413e-18>(u);
+}
+
+/// (Y0(x) - 2/pi log(x / z0) J0(x)) / (x^2 - z0^2), same u
+template <class V>
+TL_SPECIAL_KERNEL V y0_small_d(const V& u) {
+  return horner<0.15082466450050294, -0.029225700006808873, 0.0020197967035108745, -7.250878345980085e-05, 1.6009831768470045e-06, -2.3982063517400536e-08, 2.5996999805436137e-10, -2.1350987835030958e-12, 1.3749434808656168e-14, -7.1308206498265e-17, 3.042451755838261e-19>(u);
+}
+
+/// (Y1(x) - 2/pi (log(x) J1(x) - 1/x)) / x, same u
+template <class V>
+TL_SPECIAL_KERNEL V y1_small_e(const V& u) {
+  return horner<-0.09862339471544956, 0.08671223464017823, -0.01019428886847291, 0.0005123974401334689, -1.4506735330834197e-05, 2.6483034037414153e-07, -3.3840999559877536e-09, 3.199914186853986e-11, -2.331106543840006e-13, 1.3491087375147653e-15, -6.353565001649602e-18>(u);
+}
+
+/// sqrt(x) M0(x), u = 16 / (3x) - 5/3, x in [2, 8]
+template <class V>
+TL_SPECIAL_KERNEL V m0_mid(const V& u) {
+  return horner<0.7935785529465889, -0.004654833093224691, -0.0009114697301950192, 0.0001823689945695822, -1.8684133766923197e-05, -1.3050704664111638e-06, 1.3651794632040884e-06, -4.6176567747778924e-07, 1.0672942882772758e-07, -1.4196070144322919e-08, -2.1041825199606466e-09, 2.4667788645132425e-09, -1.1687073203651316e-09, 4.1701422125816867e-10, -1.1821417333188223e-10, 2.200644215178638e-11, -4.0228297524116645e-13, -1.0475440548792356e-12, 1.599453894944929e-12, -1.6311174344898628e-12, 5.184991780345086e-13>(u);
+}
+
+/// alpha0(x), same u
+template <class V>
+TL_SPECIAL_KERNEL V a0_mid(const V& u) {
+  return horner<-0.03746963461658947, -0.02089261394395086, 0.0011510228336868195, 3.3368184647565876e-05, -3.420661745814313e-05, 8.769033017020536e-06, -1.3800108991377114e-06, 1.9343856911139645e-08, 8.872277012401679e-08, -4.375617377584204e-08, 1.4436957734473528e-08, -3.577311239921159e-09, 5.359560486092911e-10, 7.731785368063681e-11, -1.0725113538106667e-10, 5.327978804338381e-11, -2.15725832495152e-11, 1.0670553624109253e-11, -3.5197785651400472e-12, -5.736266639341745e-13, 5.23766204312287e-13>(u);
+}
+
+/// sqrt(x) M0(x), u = 128 / x^2 - 1, x >= 8
+template <class V>
+TL_SPECIAL_KERNEL V m0_far(const V& u) {
+  return horner<0.797499818629752, -0.0003800698974490952, 4.506774607911408e-06, -1.546341485829153e-07, 9.787887228566456e-09, -9.346432027486695e-10, 1.201753787532408e-10, -1.936135144782391e-11, 3.723520346520193e-12, -8.314105770661673e-13, 2.082120082360452e-13, -5.032727502642675e-14, 1.4423111976152247e-14, -9.256082693756254e-15, 3.3701156112470645e-15>(u);
+}
+
+/// x alpha0(x), same u
+template <class V>
+TL_SPECIAL_KERNEL V a0_far(const V& u) {
+  return horner<-0.12450345867138757, 0.00048509785023362307, -1.0858254767984053e-05, 5.35952588358459e-07, -4.339695820257787e-08, 4.968355984405665e-09, -7.355315621417391e-10, 1.3275961835786327e-10, -2.8056214890940825e-11, 6.8059955224161015e-12, -1.8285675813378594e-12, 4.525813202465317e-13, -1.3558244653662581e-13, 1.0006353470357069e-13, -3.809277249872934e-14>(u);
+}
+
+/// sqrt(x) M1(x), x in [2, 8]
+template <class V>
+TL_SPECIAL_KERNEL V m1_mid(const V& u) {
+  return horner<0.8113735319953594, 0.015112647682653309, 0.0034690291822379463, -0.0004432909277573641, 2.3093469635513208e-05, 6.113509097018828e-06, -2.752779593783637e-06, 7.061775216203059e-07, -1.2726751993671976e-07, 8.21016804085918e-09, 6.190131891261844e-09, -3.984243535621489e-09, 1.6030787067748965e-09, -5.12351734158357e-10, 1.2911383756251179e-10, -1.8515146200080954e-11, -2.838108023282781e-12, 2.771405565862328e-12, -2.3785638241638817e-12, 1.8790861166604313e-12, -5.54843913399256e-13>(u);
+}
+
+/// alpha1(x)
+template <class V>
+TL_SPECIAL_KERNEL V a1_mid(const V& u) {
+  return horner<0.11293188111082218, 0.06330880047826776, -0.0034025402204343183, -0.00022697085270655524, 9.974268320598335e-05, -1.6894020155017003e-05, 1.3654422582961662e-06, 2.9506401306118706e-07, -1.9735892538249364e-07, 6.927495973912194e-08, -1.8600705470746826e-08, 3.6824132168970617e-09, -2.4873677833292975e-10, -2.415089972820329e-10, 1.7140636976078399e-10, -7.262120604457865e-11, 2.656036332252327e-11, -1.247187182411069e-11, 3.788185213852193e-12, 1.0327312272431622e-12, -7.28127350718902e-13>(u);
+}
+
+/// sqrt(x) M1(x), x >= 8
+template <class V>
+TL_SPECIAL_KERNEL V m1_far(const V& u) {
+  return horner<0.7990442065634052, 0.0011507830214433769, -8.611413589940795e-06, 2.3653601094479008e-07, -1.3406877584354431e-08, 1.2043848173698842e-09, -1.4909972857402768e-10, 2.341187459407091e-11, -4.419499171981121e-12, 9.726476288625267e-13, -2.408547986013424e-13, 5.7922995388761e-14, -1.648915890361002e-14, 1.0411280412584445e-14, -3.770574059454493e-15>(u);
+}
+
+/// x alpha1(x)
+template <class V>
+TL_SPECIAL_KERNEL V a1_far(const V& u) {
+  return horner<0.37373986827925865, -0.0012394706674388042, 1.979074382811709e-05, -8.039686306472023e-07, 5.886119439614259e-08, -6.366035042379798e-09, 9.093148803808907e-10, -1.6015590284290683e-10, 3.324678082452645e-11, -7.952211987606503e-12, 2.113244560035037e-12, -5.211321315646556e-13, 1.55135488284074e-13, -1.1247578450209442e-13, 4.2596167477398405e-14>(u);
+}
+
+template <class V>
+struct jy_pair {
+  V j, y;
+};
+/// J_N(x) and Y_N(x) for x >= 2 (x = +inf gives 0, 0), N = 0 or 1.
+template <int N, class V>
+TL_SPECIAL_KERNEL jy_pair<V> jy_modulus_phase(const V& x) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const auto mid = x < V(8);
+  V ms(0), al(0);
+  if (any_of(mid)) {
+    const V u = V(16.0 / 3) / vmin(x, V(8)) - V(5.0 / 3);
+    ms = N == 0 ? m0_mid(u) : m1_mid(u);
+    al = N == 0 ? a0_mid(u) : a1_mid(u);
+  }
+  if (!all_of(mid)) {
+    const V r = V(1) / vmax(x, V(8));
+    const V u = V(128) * r * r - V(1);
+    ms = sel(mid, ms, N == 0 ? m0_far(u) : m1_far(u));
+    al = sel(mid, al, (N == 0 ? a0_far(u) : a1_far(u)) * r);
+  }
+  const V m = ms / vsqrt(x);
+  constexpr double c = 2 * N + 1;  // theta = x - c pi/4 + alpha
+  const auto huge = x > V(0x1p19);
+  const V xr = sel(huge, V(0), x);
+  const V k = vnearbyint(vfma(xr + al, V(2 / std::numbers::pi), V(-c / 2)));
+  const V mm = vfma(k, V(2), V(c));
+  // pi/4 = P1 + P2 + P3, P1 and P2 of 33 bits: m P1 and m P2 are exact for m < 2^20.
+  const V t = (((xr - mm * V(0.7853981633670628)) - mm * V(3.038550253151983e-11)) - mm * V(1.0111331243979753e-21)) + al;
+  const V ct = vcos(t), st = vsin(t);
+  const V q = k - V(4) * vfloor(k * V(0.25));
+  const auto swap = q == V(1) || q == V(3);
+  const V cs = sel(swap, st, ct), sn = sel(swap, ct, st);
+  V cth = sel(q == V(1) || q == V(2), -cs, cs), sth = sel(q == V(2) || q == V(3), -sn, sn);
+  if (any_of(huge)) {
+    const V b = al - V(c * std::numbers::pi / 4);
+    const V cx = vcos(x), sx = vsin(x), cb = vcos(b), sb = vsin(b);
+    cth = sel(huge, cx * cb - sx * sb, cth);
+    sth = sel(huge, sx * cb + cx * sb, sth);
+  }
+  const auto at_inf = x == V(inf);
+  return {sel(at_inf, V(0), m * cth), sel(at_inf, V(0), m * sth)};
+}
+
+/// J0: even, 1 at 0, 0 at +-inf.
+template <class V>
+TL_SPECIAL_KERNEL V bessel_j0_kernel(const V& x) {
+  const V a = vabs(x);
+  const auto small = a < V(2);
+  V r(0);
+  if (any_of(small)) r = j0_small(vfma(a * a, V(0.5), V(-1)));
+  if (!all_of(small)) r = sel(small, r, jy_modulus_phase<0>(vmax(a, V(2))).j);
+  return r;
+}
+/// J1: odd (J1(-0) = -0), +-0 at +-inf.
+template <class V>
+TL_SPECIAL_KERNEL V bessel_j1_kernel(const V& x) {
+  const V a = vabs(x);
+  const auto small = a < V(2);
+  V r(0);
+  if (any_of(small)) r = a * j1x_small(vfma(a * a, V(0.5), V(-1)));
+  if (!all_of(small)) r = sel(small, r, jy_modulus_phase<1>(vmax(a, V(2))).j);
+  return vcopysign(V(1), x) * r;
+}
+/// Y0: -inf at +-0, NaN for x < 0, 0 at +inf.
+template <class V>
+TL_SPECIAL_KERNEL V bessel_y0_kernel(const V& x) {
+  constexpr double inf = std::numeric_limits<double>::infinity(), z0_hi = 0.8935769662791675, z0_lo = 2.6596231539720385e-17;
+  const auto small = x < V(2);
+  V r(0);
+  if (any_of(small)) {
+    const V xs = vmin(x, V(2));
+    const V u = vfma(xs * xs, V(0.5), V(-1));
+    const V d = (xs - V(z0_hi)) - V(z0_lo);  // x - z0, exact to the last bits
+    const V l = sel(vabs(d) < V(0.4), vlog1p(d / V(z0_hi)), log_sub(xs) - V(-0.11252280788079412));  // log(x / z0)
+    r = vfma(V(2 / std::numbers::pi) * l, j0_small(u), d * (xs + V(z0_hi)) * y0_small_d(u));
+  }
+  if (!all_of(small)) r = sel(small, r, jy_modulus_phase<0>(vmax(x, V(2))).y);
+  r = sel(x == V(0), V(-inf), r);
+  return sel(x < V(0), V(std::numeric_limits<double>::quiet_NaN()), r);
+}
+/// Y1: -inf at +-0 (and where -2/(pi x) overflows), NaN for x < 0, 0 at +inf.
+template <class V>
+TL_SPECIAL_KERNEL V bessel_y1_kernel(const V& x) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const auto small = x < V(2);
+  V r(0);
+  if (any_of(small)) {
+    const V xs = vmin(x, V(2));
+    const V u = vfma(xs * xs, V(0.5), V(-1));
+    const V rest = vfma(V(2 / std::numbers::pi) * log_sub(xs), xs * j1x_small(u), xs * y1_small_e(u));
+    r = V(-2 / std::numbers::pi) / xs + rest;
+  }
+  if (!all_of(small)) r = sel(small, r, jy_modulus_phase<1>(vmax(x, V(2))).y);
+  r = sel(x == V(0), V(-inf), r);
+  return sel(x < V(0), V(std::numeric_limits<double>::quiet_NaN()), r);
+}
+
+}  // namespace tl::special::detail

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Derives the polynomial coefficients of include/tl/special/detail/bessel_jy_kernel.hpp
+(Bessel functions of the first and second kind, orders 0 and 1).
+
+Chebyshev interpolants computed with mpmath at 40 digits, converted to monomial form in
+u in [-1, 1] (helpers from fit_gamma_bessel_coefficients.py); for each the script prints the
+term count, the maximum relative error of the double Horner form on a grid, the last Chebyshev
+coefficient and the C++ `horner<...>` argument list.
+
+  x < 2, u = x^2 / 2 - 1 (11 terms):
+    J0(x);  J1(x) / x;  D = (Y0(x) - 2/pi log(x / z0) J0(x)) / (x^2 - z0^2), z0 the first zero of Y0;
+    E = (Y1(x) - 2/pi (log(x) J1(x) - 1/x)) / x          (D and E are entire in x^2)
+  modulus and phase, J_n = M_n cos(x - (2n+1) pi/4 + alpha_n), Y_n = M_n sin(...):
+    x in [2, 8], u = 16 / (3x) - 5/3 (21 terms):   sqrt(x) M_n,  alpha_n
+    x >= 8, u = 128 / x^2 - 1 (15 terms):          sqrt(x) M_n,  x alpha_n
+
+Run (from this folder): /usr/bin/python3 fit_bessel_jy_coefficients.py
+"""
+import mpmath as mp
+
+from fit_gamma_bessel_coefficients import cheb_coeffs, horner, to_monomial
+
+mp.mp.dps = 40
+
+
+def mp_pair(n, x):
+    """M_n(x) and alpha_n(x)."""
+    J, Y = mp.besselj(n, x), mp.bessely(n, x)
+    a = mp.atan2(Y, J) - (x - (2 * n + 1) * mp.pi / 4)
+    return mp.sqrt(J * J + Y * Y), a - 2 * mp.pi * mp.nint(a / (2 * mp.pi))
+
+
+def fit(name, g, n, grid=600):
+    c = cheb_coeffs(g, n)
+    m = [float(v) for v in to_monomial(c)]
+    err = 0
+    for i in range(grid):
+        u = -1 + 2 * i / (grid - 1)
+        ref = g(mp.mpf(u))
+        err = max(err, abs((horner(m, u) - ref) / ref) if ref != 0 else 0)
+    print(f"// {name}: {n} terms, max relative error {float(err):.3g}, last coefficient {float(abs(c[-1])):.3g}")
+    print("horner<" + ", ".join(repr(v) for v in m) + ">")
+
+
+z0 = mp.besselyzero(0, 1)
+print(f"// z0 = {mp.nstr(z0, 25)}: hi {float(z0)!r}, lo {float(z0 - mp.mpf(float(z0)))!r}, log {float(mp.log(z0))!r}")
+
+
+def y_of(u):
+    return max((u + 1) * 2, mp.mpf(10) ** -60)
+
+
+def small_d(u):
+    y = y_of(u)
+    if abs(y - z0 ** 2) < mp.mpf(10) ** -30:
+        y += mp.mpf(10) ** -25
+    x = mp.sqrt(y)
+    return (mp.bessely(0, x) - 2 / mp.pi * mp.log(x / z0) * mp.besselj(0, x)) / (y - z0 ** 2)
+
+
+def small_e(u):
+    x = mp.sqrt(y_of(u))
+    return (mp.bessely(1, x) - 2 / mp.pi * (mp.log(x) * mp.besselj(1, x) - 1 / x)) / x
+
+
+fit("J0, x < 2", lambda u: mp.besselj(0, mp.sqrt(y_of(u))), 11)
+fit("J1 / x, x < 2", lambda u: mp.besselj(1, mp.sqrt(y_of(u))) / mp.sqrt(y_of(u)), 11)
+fit("D (Y0), x < 2", small_d, 11)
+fit("E (Y1), x < 2", small_e, 11)
+
+
+def x_mid(u):
+    return 1 / ((u * mp.mpf(0.375) + mp.mpf(0.625)) / 2)
+
+
+def x_far(u):
+    return 8 / mp.sqrt((u + 1) / 2) if u > -1 else mp.inf
+
+
+for n in (0, 1):
+    fit(f"sqrt(x) M{n}, x in [2, 8]", lambda u: mp_pair(n, x_mid(u))[0] * mp.sqrt(x_mid(u)), 21)
+    fit(f"alpha{n}, x in [2, 8]", lambda u: mp_pair(n, x_mid(u))[1], 21)
+    fit(f"sqrt(x) M{n}, x >= 8", lambda u: mp.sqrt(2 / mp.pi) if x_far(u) == mp.inf else mp_pair(n, x_far(u))[0] * mp.sqrt(x_far(u)), 15)
+    fit(f"x alpha{n}, x >= 8", lambda u: mp.mpf(4 * n * n - 1) / 8 if x_far(u) == mp.inf else mp_pair(n, x_far(u))[1] * x_far(u), 15)

@@ -1,0 +1,128 @@
+// tl::special Bessel functions of the first and second kind (bessel_j0, bessel_j1, bessel_y0,
+// bessel_y1) against mpmath references (tests/data/special), edge values and fusion.
+#include "special_test_util.hpp"
+
+#include <utility>
+
+#include <tl/special/special.hpp>
+
+using namespace special_test;
+namespace ts = tl::special;
+
+namespace {
+/// Largest error over the reference rows, packet and scalar paths, as {relative, absolute}: the
+/// ULP error where |f(x)| >= m(x) / 2 or x < 2 (m(x) = sqrt(2 / (pi x)), the size of the
+/// oscillation) and, everywhere, the error in units of ulp(m(x)), the bound that holds next to
+/// the zeros of the oscillating functions.
+template <class T, class Fn, class Factory>
+std::pair<double, double> max_err_jy(const std::string& name, Fn fn, Factory factory) {
+  const auto rows = load<T>(name);
+  const auto x = column<T>(rows);
+  tl::tensor<T, 1> y = factory(x);
+  double rel = 0, abs_err = 0;
+  const std::string dt = std::is_same_v<T, float> ? " float" : " double";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto k = static_cast<tl::index_t>(i);
+    const double xv = static_cast<double>(x(k));
+    const T got[2] = {y(k), fn(x(k))};
+    const long double env = std::sqrt(2 / (3.14159265358979323846L * std::fabs(xv)));
+    for (const T g : got) {
+      const double e = ulp_error<T>(g, rows[i].ref);
+      double ea = e;
+      if (std::fabs(xv) >= 2 && std::isfinite(g) && std::isfinite(static_cast<double>(rows[i].ref)))
+        ea = std::min(e, static_cast<double>(std::fabs(g - rows[i].ref) / ulp_error_unit<T>(env)));
+      if ((std::fabs(xv) < 2 || std::fabs(rows[i].ref) >= env / 2) && e > rel) {
+        rel = e;
+        MESSAGE(name << dt << ": " << e << " ULP at x = " << xv << " (" << static_cast<double>(g) << ", reference "
+                     << static_cast<double>(rows[i].ref) << ")");
+      }
+      if (ea > abs_err) {
+        abs_err = ea;
+        MESSAGE(name << dt << ": " << ea << " ulp(m(x)) at x = " << xv << " (" << static_cast<double>(g) << ", reference "
+                     << static_cast<double>(rows[i].ref) << ")");
+      }
+    }
+  }
+  return {rel, abs_err};
+}
+}  // namespace
+
+TEST_CASE_TEMPLATE("bessel_j0, j1, y0, y1: error against the mpmath reference", T, float, double) {
+  const double bound = ulp_bound<T>();
+#define TL_CHECK_JY(NAME)                                                                                     \
+  do {                                                                                                        \
+    const auto e = max_err_jy<T>(#NAME, ts::detail::NAME##_fn{}, [](const auto& x) { return ts::NAME(x); }); \
+    MESSAGE(#NAME << " max ULP " << e.first << ", max error in ulp(m(x)) " << e.second);                    \
+    CHECK(e.first <= bound);                                                                                  \
+    CHECK(e.second <= bound);                                                                                 \
+  } while (0)
+  TL_CHECK_JY(bessel_j0);
+  TL_CHECK_JY(bessel_j1);
+  TL_CHECK_JY(bessel_y0);
+  TL_CHECK_JY(bessel_y1);
+#undef TL_CHECK_JY
+}
+
+TEST_CASE_TEMPLATE("bessel_j0, j1, y0, y1: NaN, infinities, signed zeros, subnormals", T, float, double) {
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const double sub = static_cast<double>(std::numeric_limits<T>::denorm_min()) * 4;
+  const auto x = from_list<T>({nan, inf, -inf, 0.0, -0.0, sub, -sub, -1.0, 1.0, 2.0, -8.0, 1e30, nan});
+  tl::tensor<T, 1> j0 = ts::bessel_j0(x), j1 = ts::bessel_j1(x), y0 = ts::bessel_y0(x), y1 = ts::bessel_y1(x);
+  for (const auto* t : {&j0, &j1, &y0, &y1}) {
+    CHECK(std::isnan((*t)(0)));
+    CHECK(std::isnan((*t)(12)));
+  }
+  // the limits at +-inf (torch 1.13 returns NaN there)
+  CHECK(same(j0(1), 0.0));
+  CHECK(same(j0(2), 0.0));
+  CHECK(same(j1(1), 0.0));
+  CHECK(same(j1(2), -0.0));
+  CHECK(same(y0(1), 0.0));
+  CHECK(same(y1(1), 0.0));
+  CHECK(std::isnan(y0(2)));
+  CHECK(std::isnan(y1(2)));
+  // zeros and subnormals: J0 = 1, J1 odd ~ x / 2, Y -> -inf, NaN for x < 0
+  CHECK(same(j0(3), 1.0));
+  CHECK(same(j0(4), 1.0));
+  CHECK(same(j1(3), 0.0));
+  CHECK(same(j1(4), -0.0));
+  CHECK(j1(5) == static_cast<T>(static_cast<T>(sub) * 0.5));
+  CHECK(j1(6) == -static_cast<T>(static_cast<T>(sub) * 0.5));
+  CHECK(same(y0(3), -inf));
+  CHECK(same(y0(4), -inf));
+  CHECK(same(y1(3), -inf));
+  CHECK(same(y1(4), -inf));
+  CHECK(y0(5) < -40);
+  CHECK(same(y1(5), -inf));  // -2 / (pi x) overflows
+  CHECK(std::isnan(y0(7)));
+  CHECK(std::isnan(y1(7)));
+  CHECK(j0(7) == j0(8));
+  CHECK(j1(7) == -j1(8));
+  CHECK(j0(8) == doctest::Approx(0.7651976865579666).epsilon(1e-7));
+  CHECK(y1(9) == doctest::Approx(-0.10703243154093754).epsilon(1e-7));
+  CHECK(j1(10) == doctest::Approx(-0.23463634685391462).epsilon(1e-7));
+  CHECK(j0(11) == doctest::Approx(-7.9784982162396588e-16).epsilon(1e-6));
+  CHECK(y0(11) == doctest::Approx(7.4454349897968068e-18).epsilon(1e-4));
+}
+
+TEST_CASE("bessel_j0, y1: fuse, strided operands, integer operands compute in float") {
+  tl::tensor<double, 2> x(tl::shape_t<2>{40, 3});
+  for (tl::index_t i = 0; i < 40; ++i)
+    for (tl::index_t j = 0; j < 3; ++j) x(i, j) = 0.05 + 0.7 * static_cast<double>(i) + 0.1 * static_cast<double>(j);
+  // Wronskian: J1 Y0 - J0 Y1 = 2 / (pi x)
+  tl::tensor<double, 2> w = (ts::bessel_j1(x) * ts::bessel_y0(x) - ts::bessel_j0(x) * ts::bessel_y1(x)) * x;
+  tl::tensor<double, 2> strided = ts::bessel_y1(x.transpose(0, 1)), direct = ts::bessel_y1(x);
+  for (tl::index_t i = 0; i < 40; ++i)
+    for (tl::index_t j = 0; j < 3; ++j) {
+      CHECK(w(i, j) == doctest::Approx(2 / 3.14159265358979323846).epsilon(1e-14));
+      CHECK(same(strided(j, i), direct(i, j)));
+    }
+  tl::tensor<std::int32_t, 1> k(tl::shape_t<1>{2});
+  k(0) = 0;
+  k(1) = 3;
+  auto e = ts::bessel_j0(k);
+  static_assert(std::is_same_v<typename decltype(e)::value_type, float>);
+  tl::tensor<float, 1> kf = e;
+  CHECK(kf(0) == 1.0f);
+  CHECK(kf(1) == doctest::Approx(-0.2600519549019334));
+}
