@@ -18,3 +18,4 @@
 #include "tl/linalg/norm.hpp"
 #include "tl/linalg/qr.hpp"
 #include "tl/linalg/householder_product.hpp"
+#include "tl/linalg/eigh.hpp"

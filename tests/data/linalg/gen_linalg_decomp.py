@@ -9,7 +9,7 @@ Output: tests/data/linalg/decomp_reference.txt. Each case is a header line and f
     <B: m*k values, or "-">
     <first result>
     <second result, or "-">
-Complex values are written as re im pairs; results carry 17 significant digits, computed in
+Complex values are written as re im pairs (eigenvalues and residuals are real); results carry 17 significant digits, computed in
 float64. Inputs are small integers / 8 (exact in float and double) except the Hilbert matrices
 (1 / (i + j + 1) rounded to double).
 

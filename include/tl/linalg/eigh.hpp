@@ -1,0 +1,85 @@
+#pragma once
+/// @file eigh.hpp
+/// @brief tl::linalg::eigh and eigvalsh: eigenvalues (ascending, real) and eigenvectors of
+/// Hermitian (real symmetric) matrices (torch.linalg.eigh / eigvalsh).
+///
+/// @code
+/// auto [w, V] = tl::linalg::eigh(a);           // a: [*, n, n] -> w [*, n] (real), V [*, n, n]
+/// auto w2 = tl::linalg::eigvalsh(a, "U");      // reads the upper triangle only
+/// @endcode
+#include <string_view>
+#include <vector>
+
+#include "tl/linalg/detail/batch.hpp"
+#include "tl/linalg/detail/syev.hpp"
+#include "tl/linalg/qr.hpp"
+
+namespace tl::linalg {
+
+/// @brief eigh's result: `eigenvalues` (real dtype, [*, n], ascending) and `eigenvectors`
+/// ([*, n, n], orthonormal columns: A V = V diag(eigenvalues)).
+template <class T, std::size_t R>
+struct eigh_result {
+  tensor<real_t<T>, R - 1> eigenvalues;
+  tensor<T, R> eigenvectors;
+};
+
+namespace detail {
+template <bool Vectors, expression E>
+auto eigh_impl(const char* op, E&& A, std::string_view uplo) {
+  check_matrix_arg<E>();
+  using T = value_of_t<E>;
+  using RT = real_t<T>;
+  constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  if (uplo != "L" && uplo != "U")
+    throw value_error(cat_str("tl::linalg::", op, ": expected UPLO to be 'L' or 'U', got '", uplo, "'"));
+  const bool upper = uplo == "U";
+  const auto a = readable(std::forward<E>(A));
+  const auto& s = a.shape();
+  require_square(op, s);
+  const index_t n = s[R - 1];
+  shape_t<R - 1> vs{};
+  for (std::size_t q = 0; q + 1 < R; ++q) vs[q] = s[q];
+  eigh_result<T, R> r{tensor<RT, R - 1>(vs), tensor<T, R>(Vectors ? s : shape_t<R>{})};
+  const index_t nb = batch_count(s);
+  std::vector<unsigned char> ok(static_cast<std::size_t>(nb), 1);
+  const auto& st = a.strides();
+  const bool cj = a.is_conj();
+  for_each_matrix(nb, n, [&](index_t b) {
+    // The lower triangle, column-major: w(i, j) = A(i, j), or conj(A(j, i)) from the upper one.
+    std::vector<T> w(static_cast<std::size_t>(n * n));
+    const T* src = a.data() + matrix_offset(b, s, st);
+    const index_t rs = st[R - 2], cs = st[R - 1];
+    for (index_t j = 0; j < n; ++j)
+      for (index_t i = j; i < n; ++i)
+        w[static_cast<std::size_t>(i + j * n)] = upper ? conj_if(src[j * rs + i * cs], !cj) : conj_if(src[i * rs + j * cs], cj);
+    ok[static_cast<std::size_t>(b)] = heev<T>(n, w.data(), r.eigenvalues.data() + b * n,
+                                              Vectors ? r.eigenvectors.data() + b * n * n : nullptr);
+  });
+  for (index_t b = 0; b < nb; ++b)
+    if (!ok[static_cast<std::size_t>(b)])
+      throw linalg_error(cat_str("tl::linalg::", op, ": the algorithm failed to converge", batch_note(b, R > 2),
+                                 " (an eigenvalue needed more than 30 QL iterations)"));
+  return r;
+}
+}  // namespace detail
+
+/// @brief Eigenvalues (ascending) and orthonormal eigenvectors of a Hermitian matrix or batch
+/// [*, n, n] (torch.linalg.eigh). Only the `UPLO` triangle ("L" or "U") is read; the diagonal's
+/// imaginary part is ignored. Eigenvectors are unique only up to a phase (sign). Input with NaN
+/// or infinity gives NaN eigenvalues and eigenvectors. Throws value_error for another UPLO,
+/// shape_error for non-square input, linalg_error (naming the batch element) if the QL iteration
+/// does not converge.
+template <expression E>
+auto eigh(E&& A, std::string_view UPLO = "L") {
+  return detail::eigh_impl<true>("eigh", std::forward<E>(A), UPLO);
+}
+
+/// @brief Eigenvalues (ascending, real dtype) of a Hermitian matrix or batch (torch.linalg.eigvalsh);
+/// as eigh without forming eigenvectors.
+template <expression E>
+auto eigvalsh(E&& A, std::string_view UPLO = "L") {
+  return detail::eigh_impl<false>("eigvalsh", std::forward<E>(A), UPLO).eigenvalues;
+}
+
+}  // namespace tl::linalg
