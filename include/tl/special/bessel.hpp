@@ -17,14 +17,6 @@
 
 namespace tl::special {
 namespace detail {
-#define TL_SPECIAL_VIA_DOUBLE(NAME)                \
-  struct NAME##_fn : via_double_unary<NAME##_fn> { \
-    static constexpr const char* name = #NAME;     \
-    template <class V>                             \
-    static TL_SPECIAL_KERNEL V kernel(const V& x) { \
-      return NAME##_kernel(x);                     \
-    }                                              \
-  };
 TL_SPECIAL_VIA_DOUBLE(i0)
 TL_SPECIAL_VIA_DOUBLE(i0e)
 TL_SPECIAL_VIA_DOUBLE(i1)
@@ -38,7 +30,6 @@ TL_SPECIAL_VIA_DOUBLE(bessel_j0)
 TL_SPECIAL_VIA_DOUBLE(bessel_j1)
 TL_SPECIAL_VIA_DOUBLE(bessel_y0)
 TL_SPECIAL_VIA_DOUBLE(bessel_y1)
-#undef TL_SPECIAL_VIA_DOUBLE
 }  // namespace detail
 
 /// @brief Modified Bessel function of the first kind of order 0 (torch.special.i0); +inf at +-inf.

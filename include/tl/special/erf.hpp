@@ -16,14 +16,6 @@
 
 namespace tl::special {
 namespace detail {
-#define TL_SPECIAL_VIA_DOUBLE(NAME)                                \
-  struct NAME##_fn : via_double_unary<NAME##_fn> {                 \
-    static constexpr const char* name = #NAME;                     \
-    template <class V>                                             \
-    static TL_SPECIAL_KERNEL V kernel(const V& x) {                           \
-      return NAME##_kernel(x);                                     \
-    }                                                              \
-  };
 TL_SPECIAL_VIA_DOUBLE(erf)
 TL_SPECIAL_VIA_DOUBLE(erfc)
 TL_SPECIAL_VIA_DOUBLE(erfcx)
@@ -31,7 +23,6 @@ TL_SPECIAL_VIA_DOUBLE(erfinv)
 TL_SPECIAL_VIA_DOUBLE(ndtr)
 TL_SPECIAL_VIA_DOUBLE(ndtri)
 TL_SPECIAL_VIA_DOUBLE(log_ndtr)
-#undef TL_SPECIAL_VIA_DOUBLE
 }  // namespace detail
 
 /// @brief Error function 2/sqrt(pi) int_0^x exp(-t^2) dt (torch.special.erf).

@@ -1,6 +1,6 @@
 #pragma once
 /// @file gamma.hpp
-/// @brief tl::special gamma family: gammaln, digamma (psi), polygamma, multigammaln.
+/// @brief tl::special gamma family: tgamma, gammasgn, gammaln (lgamma), digamma (psi), polygamma, multigammaln.
 ///
 /// Lazy elementwise expressions (they fuse with the ops around them), float or double (integer and
 /// bool operands compute in float, as torch does), computed in double (see
@@ -16,6 +16,7 @@
 #include "tl/core/error.hpp"
 #include "tl/expr/node.hpp"
 #include "tl/special/detail/gamma_kernel.hpp"
+#include "tl/special/detail/tgamma_kernel.hpp"
 
 namespace tl::special {
 namespace detail {
@@ -46,6 +47,8 @@ struct gammaln_fn : via_double_unary<gammaln_fn> {
     return lgamma_kernel(x);
   }
 };
+TL_SPECIAL_VIA_DOUBLE(tgamma)
+TL_SPECIAL_VIA_DOUBLE(gammasgn)
 struct digamma_fn : via_double_unary<digamma_fn> {
   static constexpr const char* name = "digamma";
   template <class V>
@@ -83,6 +86,19 @@ struct multigammaln_fn : via_double_member<multigammaln_fn> {
 
 /// @brief log |Gamma(x)| (torch.special.gammaln); +inf at 0, the negative integers and +-inf.
 TL_SPECIAL_UNARY_FACTORY(gammaln)
+/// @brief log |Gamma(x)|, the same function as gammaln (torch.lgamma); pair it with gammasgn for
+/// the sign.
+template <expression A>
+auto lgamma(A&& a) {
+  return gammaln(std::forward<A>(a));
+}
+/// @brief Gamma(x) with the C semantics of std::tgamma: +-inf at +-0, NaN at the negative integers
+/// and -inf, +inf above 171.62 (double), negative non-integers by reflection (results down to the
+/// subnormal range).
+TL_SPECIAL_UNARY_FACTORY(tgamma)
+/// @brief The sign of Gamma(x) (scipy.special.gammasgn): 1 for x > 0, (-1)^ceil(-x) for negative
+/// non-integers, 0 at +-0 and the negative integers; with lgamma, Gamma(x) = gammasgn(x) exp(lgamma(x)).
+TL_SPECIAL_UNARY_FACTORY(gammasgn)
 /// @brief The digamma function psi = Gamma' / Gamma (torch.special.digamma); -inf at +0, +inf at -0,
 /// NaN at the negative integers.
 TL_SPECIAL_UNARY_FACTORY(digamma)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Derives the polynomial coefficients of include/tl/special/detail/bessel_jy_kernel.hpp
-(Bessel functions of the first and second kind, orders 0 and 1).
+(Bessel functions of the first and second kind, orders 0 and 1) and of tgamma_kernel.hpp.
 
 Chebyshev interpolants computed with mpmath at 40 digits, converted to monomial form in
 u in [-1, 1] (helpers from fit_gamma_bessel_coefficients.py); for each the script prints the
@@ -82,3 +82,6 @@ for n in (0, 1):
     fit(f"alpha{n}, x in [2, 8]", lambda u: mp_pair(n, x_mid(u))[1], 21)
     fit(f"sqrt(x) M{n}, x >= 8", lambda u: mp.sqrt(2 / mp.pi) if x_far(u) == mp.inf else mp_pair(n, x_far(u))[0] * mp.sqrt(x_far(u)), 15)
     fit(f"x alpha{n}, x >= 8", lambda u: mp.mpf(4 * n * n - 1) / 8 if x_far(u) == mp.inf else mp_pair(n, x_far(u))[1] * x_far(u), 15)
+
+# tgamma_kernel.hpp: R(t) = 1 / Gamma(1 + t), t in [0, 1], u = 2t - 1 (18 terms; entire).
+fit("1 / Gamma(1 + t), t in [0, 1]", lambda u: 1 / mp.gamma(1 + (u + 1) / 2), 18)

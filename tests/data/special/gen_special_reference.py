@@ -320,6 +320,28 @@ def jy_group(names):
                 f.write("\n".join(lines) + "\n")
 
 
+def tgamma_ref(x):
+    if x <= 0 and x == math.floor(x):
+        return mp.nan if x != 0 else (mp.inf if math.copysign(1, x) > 0 else mp.ninf)
+    return mp.gamma(x)
+
+
+def tgamma_group(names):
+    rng = random.Random(20261125)
+    lines = []
+    for dt in ("d", "f"):
+        top, bottom, tiny = (171.6, -185, 1e-300) if dt == "d" else (35.0, -42.0, 1e-37)
+        regions = [lin(0, 2), lin(0, 10), lin(8, top), lin(bottom, 0), lin(-10, 0), logu(tiny, 1),
+                   logu(tiny, 1, -1), lambda r: r.randint(1, 40) * -1 + r.choice([-1, 1]) * 10 ** r.uniform(-12, -1)]
+        xs = [regions[i % len(regions)](rng) for i in range(N4)] + [1.0, 2.0, 3.0, 0.5, -0.5, 10.0, 100.0, top, -1.5, -170.5]
+        for x in xs:
+            x = f32(x) if dt == "f" else x
+            lines.append(f"{dt} {x!r} {fmt(tgamma_ref(mp.mpf(x)))}")
+    if "tgamma" in names:
+        with open(os.path.join(HERE, "tgamma.txt"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
 def main():
     import sys
     names = set(sys.argv[1:])
@@ -330,7 +352,9 @@ def main():
         k_group(names or set(K_UNARY))
     if not names or names & set(JY):
         jy_group(names or set(JY))
-    if names and not names - gamma - set(K_UNARY) - set(JY):
+    if not names or "tgamma" in names:
+        tgamma_group(names or {"tgamma"})
+    if names and not names - gamma - set(K_UNARY) - set(JY) - {"tgamma"}:
         return
     rng = random.Random(20261121)
     for name, (ref, rd, rf, fixed) in UNARY.items():

@@ -78,11 +78,6 @@ TL_SPECIAL_KERNEL V i1_kernel(const V& x) {
 }
 
 template <class V>
-TL_SPECIAL_KERNEL V vmin(const V& a, const V& b) {
-  if constexpr (is_scalar_v<V>) return std::fmin(a, b);
-  else return xsimd::min(a, b);
-}
-template <class V>
 TL_SPECIAL_KERNEL V i0_series(const V& y) {  // I0(x), y = x^2 <= 1
   return horner<1.0, 0.25, 0.015625, 0.00043402777777777775, 6.781684027777777e-06, 6.781684027777778e-08, 4.709502797067901e-10, 2.4028075495244395e-12, 9.385966990329842e-15, 2.896903392077112e-17, 7.242258480192779e-20, 1.4963343967340453e-22, 2.5978027721077174e-25>(y);
 }

@@ -86,6 +86,11 @@ TL_SPECIAL_KERNEL V vmax(const V& a, const V& b) {
   else return xsimd::max(a, b);
 }
 template <class V>
+TL_SPECIAL_KERNEL V vmin(const V& a, const V& b) {
+  if constexpr (is_scalar_v<V>) return std::fmin(a, b);
+  else return xsimd::min(a, b);
+}
+template <class V>
 TL_SPECIAL_KERNEL V vcopysign(const V& mag, const V& sgn) {
   if constexpr (is_scalar_v<V>) return std::copysign(mag, sgn);
   else return xsimd::copysign(mag, sgn);
@@ -204,6 +209,15 @@ struct native_binary : tl::detail::floating_binary {
 
 }  // namespace tl::special::detail
 
+/// Defines (inside tl::special::detail) the functor NAME##_fn computing NAME##_kernel in double.
+#define TL_SPECIAL_VIA_DOUBLE(NAME)                 \
+  struct NAME##_fn : via_double_unary<NAME##_fn> {  \
+    static constexpr const char* name = #NAME;      \
+    template <class V>                              \
+    static TL_SPECIAL_KERNEL V kernel(const V& x) { \
+      return NAME##_kernel(x);                      \
+    }                                               \
+  };
 /// Defines the public factory tl::special::NAME(a) of the unary functor detail::NAME##_fn.
 #define TL_SPECIAL_UNARY_FACTORY(NAME)                                      \
   template <expression A>                                                   \
