@@ -25,3 +25,4 @@
 #include "tl/linalg/matrix_power.hpp"
 #include "tl/linalg/vander.hpp"
 #include "tl/linalg/diagonal.hpp"
+#include "tl/linalg/matrix_exp.hpp"
