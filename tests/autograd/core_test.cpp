@@ -6,6 +6,8 @@
 #include <string>
 #include <tl/tensor.hpp>
 
+#include "../test_util.hpp"
+
 namespace {
 tl::tensor<double, 1> vec(std::initializer_list<double> v) {
   tl::tensor<double, 1> t(tl::shape_t<1>{static_cast<tl::index_t>(v.size())});
@@ -15,15 +17,7 @@ tl::tensor<double, 1> vec(std::initializer_list<double> v) {
 }
 std::int64_t live_nodes() { return tl::detail::thread_tape()->live.load(); }
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const tl::error& e) {
-    return e.what();
-  }
-  return "";
-}
+using tl_test::error_of;
 }  // namespace
 
 TEST_CASE("a fused expression records one node and its gradients match the analytic ones") {

@@ -12,29 +12,12 @@
 
 #include <tl/cuda.hpp>
 
+#include "../test_util.hpp"
+
 namespace {
 using tl::index_t;
 
-struct lcg {
-  std::uint64_t s;
-  double next() {
-    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<double>(s >> 11) / 4503599627370496.0 - 1.0;
-  }
-};
-
-template <class V, std::size_t R>
-tl::tensor<V, R> random(const tl::shape_t<R>& s, std::uint64_t seed) {
-  tl::tensor<V, R> t(s);
-  lcg g{seed};
-  for (index_t i = 0; i < t.numel(); ++i) {
-    if constexpr (tl::is_complex_v<V>)
-      t.data()[i] = V(g.next(), g.next());
-    else
-      t.data()[i] = static_cast<V>(g.next());
-  }
-  return t;
-}
+using tl_test::random;
 
 /// Relative RMS difference ||a - b|| / ||b|| of a device result and a host result.
 template <class A, class B>

@@ -8,6 +8,8 @@
 
 #include <tl/tensor.hpp>
 
+#include "../test_util.hpp"
+
 namespace {
 using tl::index_t;
 
@@ -26,15 +28,7 @@ std::vector<T> values(const tl::basic_tensor<T, Ext>& t) {
 
 index_t mod(index_t a, index_t n) { return ((a % n) + n) % n; }
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const tl::error& e) {
-    return e.what();
-  }
-  return "";
-}
+using tl_test::error_of;
 }  // namespace
 
 TEST_CASE("roll matches torch.roll on small cases") {

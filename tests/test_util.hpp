@@ -1,0 +1,49 @@
+#pragma once
+// Helpers shared by tests across areas: a deterministic generator of test data and a way to
+// capture a tl::error's message.
+#include <cstdint>
+#include <string>
+
+#include <tl/core/error.hpp>
+#include <tl/core/tensor.hpp>
+
+namespace tl_test {
+
+/// A 64-bit linear congruential generator: reproducible test data without tl's own RNG.
+struct lcg {
+  std::uint64_t s;
+  /// Uniform in [-1, 1) with 53 random bits.
+  double next() {
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(s >> 11) / 4503599627370496.0 - 1.0;
+  }
+};
+
+/// A tensor of the given shape with entries uniform in [-1, 1) (real and imaginary parts alike).
+template <class V, std::size_t R>
+tl::tensor<V, R> random(const tl::shape_t<R>& s, std::uint64_t seed) {
+  tl::tensor<V, R> t(s);
+  lcg g{seed};
+  for (tl::index_t i = 0; i < t.numel(); ++i) {
+    if constexpr (tl::is_complex_v<V>) {
+      const double re = g.next();
+      t.data()[i] = V(re, g.next());
+    } else {
+      t.data()[i] = static_cast<V>(g.next());
+    }
+  }
+  return t;
+}
+
+/// The message of the tl::error that f throws, or "" when it throws none.
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const tl::error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace tl_test
