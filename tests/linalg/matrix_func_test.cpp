@@ -1,6 +1,7 @@
 // tl::linalg::matrix_exp: 50-digit references (mpmath.expm, cross-checked with scipy.linalg.expm;
 // tests/data/linalg/gen_linalg_norms.py) at every Padé degree, identities (exp(0) = I,
-// exp(A) exp(-A) = I, diagonal, nilpotent and rotation generators), batches, errors.
+// exp(A) exp(-A) = I, diagonal, nilpotent and rotation generators), batches, errors; tensorinv and
+// tensorsolve (tensordot identities, shapes, errors).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -8,6 +9,8 @@
 
 #include "norms_ref.hpp"
 #include <tl/linalg/matrix_exp.hpp>
+#include <tl/linalg/tensorinv.hpp>
+#include <tl/linalg/tensorsolve.hpp>
 
 namespace {
 using namespace tl_linalg_test;
@@ -135,6 +138,69 @@ TEST_CASE("matrix_exp: batches pick their own degree; complex rotation; NaN; err
                                      {"tl::linalg::matrix_exp", "square", "[2, 3]"});
   CHECK(la::matrix_exp(tl::tensor<double, 2>(tl::shape_t<2>{0, 0})).numel() == 0);
   CHECK(la::matrix_exp(tl::tensor<float, 3>(tl::shape_t<3>{0, 2, 2})).shape() == tl::shape_t<3>{0, 2, 2});
+}
+
+}  // namespace
+
+// ---- tensorinv / tensorsolve ---------------------------------------------------------------------
+namespace {
+
+TEST_CASE_TEMPLATE("tensorinv: tensordot(A, X, ind) = I and X's shape", T, float, double, tl::complex<double>) {
+  // A [4, 6, 8, 3] as a 24 x 24 matrix with a dominant diagonal
+  auto a = random_tensor<T, 4>({4, 6, 8, 3}, 12);
+  T* p = a.data();
+  for (index_t i = 0; i < 24; ++i) p[i * 24 + i] += T(8);
+  const auto x = la::tensorinv(a, 2);
+  REQUIRE(x.shape() == tl::shape_t<4>{8, 3, 4, 6});
+  const mat am = matrix_of(a.reshape(tl::shape_t<2>{24, 24}));
+  const mat xm = matrix_of(x.reshape(tl::shape_t<2>{24, 24}));
+  CHECK(fro_diff(mul(am, xm), identity(24)) <= 200 * 24 * eps_of<T>());
+  // ind = 1: [4, 2, 2] -> [2, 2, 4]
+  auto b = random_tensor<T, 3>({4, 2, 2}, 13);
+  for (index_t i = 0; i < 4; ++i) b.data()[i * 4 + i] += T(4);
+  const auto y = la::tensorinv(b, 1);
+  REQUIRE(y.shape() == tl::shape_t<3>{2, 2, 4});
+  CHECK(fro_diff(mul(matrix_of(b.reshape(tl::shape_t<2>{4, 4})), matrix_of(y.reshape(tl::shape_t<2>{4, 4}))),
+                 identity(4)) <= 200 * 4 * eps_of<T>());
+}
+
+TEST_CASE("tensorinv errors") {
+  const auto a = random_tensor<double, 4>({4, 6, 2, 3}, 1);
+  expect_error_with<tl::shape_error>([&] { (void)la::tensorinv(a, 1); },
+                                     {"tl::linalg::tensorinv", "[4, 6, 2, 3]", "36 != 4"});
+  expect_error_with<tl::value_error>([&] { (void)la::tensorinv(a, 0); }, {"tl::linalg::tensorinv", "'ind'", "0"});
+  expect_error_with<tl::linalg_error>([&] { (void)la::tensorinv(tl::zeros<double>(2, 2, 2, 2), 2); },
+                                      {"tl::linalg::tensorinv", "singular"});
+}
+
+TEST_CASE_TEMPLATE("tensorsolve: tensordot(A, X, X.ndim) = B, with and without dims", T, float, double,
+                   tl::complex<double>) {
+  auto a = random_tensor<T, 3>({2, 3, 6}, 21);
+  for (index_t i = 0; i < 6; ++i) a.data()[i * 6 + i] += T(4);
+  const auto b = random_tensor<T, 2>({2, 3}, 22);
+  const auto x = la::tensorsolve(a, b);
+  static_assert(decltype(x)::rank == 1);
+  REQUIRE(x.shape() == tl::shape_t<1>{6});
+  const mat am = matrix_of(a.reshape(tl::shape_t<2>{6, 6}));
+  const mat r = mul(am, matrix_of(x.reshape(tl::shape_t<2>{6, 1})));
+  const mat bm = matrix_of(b.reshape(tl::shape_t<2>{6, 1}));
+  CHECK(fro_diff(r, bm) <= 100 * 6 * eps_of<T>() * fro(am) * fro(matrix_of(x.reshape(tl::shape_t<2>{6, 1}))));
+  // dims = {0}: A [6, 2, 3] with dim 0 moved last is the A above
+  const tl::tensor<T, 3> at = a.permute(2, 0, 1).contiguous();
+  const auto y = la::tensorsolve(at, b, {0});
+  for (index_t i = 0; i < 6; ++i) CHECK(std::abs(to_cld(y(i)) - to_cld(x(i))) <= 100 * eps_of<T>() * 10);
+}
+
+TEST_CASE("tensorsolve errors") {
+  const auto a = random_tensor<double, 3>({2, 3, 6}, 1);
+  expect_error_with<tl::shape_error>([&] { (void)la::tensorsolve(a, random_tensor<double, 2>({2, 4}, 1)); },
+                                     {"tl::linalg::tensorsolve", "[2, 4]", "needs 6"});
+  expect_error_with<tl::shape_error>([&] { (void)la::tensorsolve(random_tensor<double, 2>({6, 4}, 1), random_tensor<double, 1>({6}, 1)); },
+                                     {"tl::linalg::tensorsolve", "4 != 6"});
+  expect_error_with<tl::index_error>([&] { (void)la::tensorsolve(a, random_tensor<double, 2>({2, 3}, 1), {5}); },
+                                     {"linalg::tensorsolve"});
+  expect_error_with<tl::linalg_error>([&] { (void)la::tensorsolve(tl::zeros<double>(2, 3, 6), tl::ones<double>(2, 3)); },
+                                      {"tl::linalg::tensorsolve", "singular"});
 }
 
 }  // namespace

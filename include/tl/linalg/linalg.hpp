@@ -26,3 +26,5 @@
 #include "tl/linalg/vander.hpp"
 #include "tl/linalg/diagonal.hpp"
 #include "tl/linalg/matrix_exp.hpp"
+#include "tl/linalg/tensorinv.hpp"
+#include "tl/linalg/tensorsolve.hpp"
