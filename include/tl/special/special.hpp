@@ -5,3 +5,4 @@
 #include "tl/special/elementary.hpp"
 #include "tl/special/gamma.hpp"
 #include "tl/special/bessel.hpp"
+#include "tl/special/polynomial.hpp"

@@ -342,6 +342,50 @@ def tgamma_group(names):
             f.write("\n".join(lines) + "\n")
 
 
+# Orthogonal polynomials: rows "<dtype> <x> <n> <reference>" (n integer-valued, some negative).
+def _v(n, x):
+    return mp.chebyu(n, x) - (mp.chebyu(n - 1, x) if n > 0 else 0)
+
+
+def _w(n, x):
+    return mp.chebyu(n, x) + (mp.chebyu(n - 1, x) if n > 0 else 0)
+
+
+POLY = {
+    # name: (reference(n, x), x regions)
+    "chebyshev_polynomial_t": (mp.chebyt, [lin(-1, 1), lin(-1, 1), lin(-3, 3)]),
+    "chebyshev_polynomial_u": (mp.chebyu, [lin(-1, 1), lin(-1, 1), lin(-3, 3)]),
+    "chebyshev_polynomial_v": (_v, [lin(-1, 1), lin(-1, 1), lin(-3, 3)]),
+    "chebyshev_polynomial_w": (_w, [lin(-1, 1), lin(-1, 1), lin(-3, 3)]),
+    "shifted_chebyshev_polynomial_t": (lambda n, x: mp.chebyt(n, 2 * x - 1), [lin(0, 1), lin(0, 1), lin(-1, 2)]),
+    "shifted_chebyshev_polynomial_u": (lambda n, x: mp.chebyu(n, 2 * x - 1), [lin(0, 1), lin(0, 1), lin(-1, 2)]),
+    "shifted_chebyshev_polynomial_v": (lambda n, x: _v(n, 2 * x - 1), [lin(0, 1), lin(0, 1), lin(-1, 2)]),
+    "shifted_chebyshev_polynomial_w": (lambda n, x: _w(n, 2 * x - 1), [lin(0, 1), lin(0, 1), lin(-1, 2)]),
+    "hermite_polynomial_h": (mp.hermite, [lin(-3, 3), lin(-10, 10), lin(-30, 30)]),
+    "hermite_polynomial_he": (lambda n, x: mp.hermite(n, x / mp.sqrt(2)) / mp.sqrt(2) ** n, [lin(-3, 3), lin(-10, 10), lin(-30, 30)]),
+    "laguerre_polynomial_l": (lambda n, x: mp.laguerre(n, 0, x), [lin(0, 5), lin(0, 50), lin(-5, 0)]),
+    "legendre_polynomial_p": (mp.legendre, [lin(-1, 1), lin(-1, 1), lin(-2, 2)]),
+}
+POLY_N = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20, 30, 50]
+
+
+def poly_group(names):
+    rng = random.Random(20261126)
+    with mp.workdps(80):
+        for name, (ref, regions) in POLY.items():
+            lines = []
+            for dt in ("d", "f"):
+                for i in range(N4):
+                    n = POLY_N[i % len(POLY_N)] if i % 23 else -rng.randint(1, 5)
+                    x = regions[(i // len(POLY_N)) % len(regions)](rng)
+                    x = f32(x) if dt == "f" else x
+                    v = mp.mpf(0) if n < 0 else ref(n, mp.mpf(x))
+                    lines.append(f"{dt} {x!r} {float(n)!r} {fmt(v)}")
+            if name in names:
+                with open(os.path.join(HERE, name + ".txt"), "w") as f:
+                    f.write("\n".join(lines) + "\n")
+
+
 def main():
     import sys
     names = set(sys.argv[1:])
@@ -354,7 +398,9 @@ def main():
         jy_group(names or set(JY))
     if not names or "tgamma" in names:
         tgamma_group(names or {"tgamma"})
-    if names and not names - gamma - set(K_UNARY) - set(JY) - {"tgamma"}:
+    if not names or names & set(POLY):
+        poly_group(names or set(POLY))
+    if names and not names - gamma - set(K_UNARY) - set(JY) - {"tgamma"} - set(POLY):
         return
     rng = random.Random(20261121)
     for name, (ref, rd, rf, fixed) in UNARY.items():
