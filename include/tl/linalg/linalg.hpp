@@ -19,6 +19,7 @@
 #include "tl/linalg/qr.hpp"
 #include "tl/linalg/householder_product.hpp"
 #include "tl/linalg/eigh.hpp"
+#include "tl/linalg/lstsq.hpp"
 #include "tl/linalg/vecdot.hpp"
 #include "tl/linalg/cross.hpp"
 #include "tl/linalg/multi_dot.hpp"

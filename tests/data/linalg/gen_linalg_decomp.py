@@ -68,6 +68,8 @@ def main():
         case(out, "eigvalsh", cplx, a, None, sla.eigvalsh(a), None, np.linalg.norm(a, 2))
         for m, n, k in ((1, 1, 1), (5, 3, 2), (30, 12, 3), (12, 12, 2), (4, 7, 2), (60, 20, 1)):
             a = rand((m, n), cplx)
+            if m == 1:
+                a = a + 1.5  # never the zero 1 x 1 matrix
             b = rand((m, k), cplx)
             x = sla.lstsq(a, b)[0]
             res = None

@@ -117,20 +117,26 @@ void apply_reflector_left(index_t m, index_t n, const T* v, T tau, T* c, index_t
   }
 }
 
+/// Step j of an unblocked QR of the m x n column-major a: the reflector of column j (rows j..m),
+/// applied to columns j+1..n. Returns its tau.
+template <class T>
+T householder_step(index_t m, index_t n, index_t j, T* a, index_t lda) {
+  T* cj = a + j + j * lda;
+  const T tau = make_reflector(cj[0], cj + 1, m - j - 1);
+  if (j + 1 < n) {
+    const T beta = cj[0];
+    cj[0] = T(1);
+    apply_reflector_left(m - j, n - j - 1, cj, tau, cj + lda, lda);
+    cj[0] = beta;
+  }
+  return tau;
+}
+
 /// Unblocked QR of the m x n column-major block a (LAPACK's geqr2); tau gets min(m, n) values.
 template <class T>
 void geqr2(index_t m, index_t n, T* a, index_t lda, T* tau) {
   const index_t k = std::min(m, n);
-  for (index_t j = 0; j < k; ++j) {
-    T* cj = a + j + j * lda;
-    tau[j] = make_reflector(cj[0], cj + 1, m - j - 1);
-    if (j + 1 < n) {
-      const T beta = cj[0];
-      cj[0] = T(1);
-      apply_reflector_left(m - j, n - j - 1, cj, tau[j], cj + lda, lda);
-      cj[0] = beta;
-    }
-  }
+  for (index_t j = 0; j < k; ++j) tau[j] = householder_step(m, n, j, a, lda);
 }
 
 /// The block reflector of kb reflectors stored in the m x kb column-major block a (below the
@@ -221,26 +227,38 @@ void geqrf_cm(index_t m, index_t n, T* a, index_t lda, T* tau) {
   }
 }
 
+/// Applies Q = H(0) ... H(k-1) (or Q^H when `adjoint`) from the left to the m x ncols
+/// column-major c (LAPACK's ormqr / unmqr, left side); the k reflectors are stored below the
+/// diagonal of the m x k column-major a. With `skip_leading` (forming Q from I, non-adjoint), block
+/// j0 only touches columns >= j0 (the columns before are still unit vectors there).
+template <class T>
+void ormqr_cm(bool adjoint, index_t m, index_t ncols, index_t k, const T* a, index_t lda, const T* tau, T* c,
+              index_t ldc, bool skip_leading = false) {
+  if (ncols == 0 || k == 0) return;
+  const index_t nblk = (k + qr_block - 1) / qr_block;
+  std::vector<T> v(static_cast<std::size_t>(m * qr_block)), t(static_cast<std::size_t>(qr_block * qr_block)),
+      work(static_cast<std::size_t>(qr_block * ncols));
+  for (index_t q = 0; q < nblk; ++q) {
+    // Q^H = B(last)^H ... B(0)^H applies B(0)^H first; Q = B(0) ... B(last) applies B(last) first.
+    const index_t b = adjoint ? q : nblk - 1 - q;
+    const index_t j0 = b * qr_block, kb = std::min(qr_block, k - j0);
+    const index_t c0 = skip_leading ? j0 : 0;
+    block_reflector(m - j0, kb, a + j0 + j0 * lda, lda, tau + j0, v.data(), t.data());
+    apply_block_reflector_left(m - j0, ncols - c0, kb, v.data(), t.data(), adjoint, c + j0 + c0 * ldc, ldc,
+                               work.data());
+  }
+}
+
 /// The first n columns of Q = H(0) ... H(k-1) (LAPACK's orgqr / ungqr): on entry the m x n
 /// column-major a holds the k reflectors below its diagonal (m >= n >= k); on exit a holds Q.
 template <class T>
 void orgqr_cm(index_t m, index_t n, index_t k, T* a, index_t lda, const T* tau) {
   if (n == 0) return;
-  // The reflectors, copied out (a is overwritten with Q), as blocks of at most qr_block.
-  const index_t nblk = (k + qr_block - 1) / qr_block;
-  std::vector<T> v(static_cast<std::size_t>(m * qr_block)), t(static_cast<std::size_t>(qr_block * qr_block)),
-      work(static_cast<std::size_t>(qr_block * n)), refl(static_cast<std::size_t>(std::max<index_t>(m * k, 1)));
+  std::vector<T> refl(static_cast<std::size_t>(std::max<index_t>(m * k, 1)));
   for (index_t j = 0; j < k; ++j) std::copy_n(a + j * lda, m, refl.data() + j * m);
   for (index_t j = 0; j < n; ++j)
     for (index_t i = 0; i < m; ++i) a[i + j * lda] = i == j ? T(1) : T(0);
-  // Q = B_0 B_1 ... applied to I from the last block backwards; block b only touches rows and
-  // columns >= j0 (the columns before j0 are still unit vectors there).
-  for (index_t b = nblk; b-- > 0;) {
-    const index_t j0 = b * qr_block, kb = std::min(qr_block, k - j0);
-    const T* rj = refl.data() + j0 + j0 * m;
-    block_reflector(m - j0, kb, rj, m, tau + j0, v.data(), t.data());
-    apply_block_reflector_left(m - j0, n - j0, kb, v.data(), t.data(), false, a + j0 + j0 * lda, lda, work.data());
-  }
+  ormqr_cm(false, m, n, k, refl.data(), m, tau, a, lda, true);
 }
 
 }  // namespace tl::linalg::detail
