@@ -175,6 +175,7 @@ bool bidiagonal_qr(index_t n, Rl* d, Rl* e, Rl* ut, index_t ldu, index_t ulen, R
     return std::abs(e[i]) <= eps * (std::abs(d[i]) + std::abs(d[i + 1])) || std::abs(e[i]) <= tiny;
   };
   const long long maxit = 8LL * n * n + 64;
+  const Rl zero_tol = static_cast<Rl>(n) * tiny;
   long long iter = 0;
   index_t hi = n - 1;
   while (hi > 0) {
@@ -186,10 +187,12 @@ bool bidiagonal_qr(index_t n, Rl* d, Rl* e, Rl* ut, index_t ldu, index_t ulen, R
     index_t lo = hi - 1;
     while (lo > 0 && !negligible(lo - 1)) --lo;
     if (lo > 0) e[lo - 1] = 0;
-    // A zero on the diagonal: rotate its row (or, at the bottom, its column) out of the block.
+    // A zero on the diagonal (where the shifted step would stall): rotate its row (or, at the
+    // bottom, its column) out of the block. Small non-zero entries are left to the QR steps, so
+    // singular values far below eps * |B| keep their accuracy.
     index_t z = -1;
     for (index_t i = lo; i <= hi; ++i)
-      if (std::abs(d[i]) <= eps) {
+      if (std::abs(d[i]) <= zero_tol) {
         d[i] = 0;
         z = i;
         break;
