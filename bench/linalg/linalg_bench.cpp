@@ -35,6 +35,9 @@ void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* inf
 #endif
 #ifdef TL_BENCH_HAVE_EIGEN
 #include <Eigen/Core>
+#if __has_include(<unsupported/Eigen/MatrixFunctions>)
+#include <unsupported/Eigen/MatrixFunctions>
+#endif
 #endif
 
 namespace {
@@ -261,6 +264,305 @@ BENCHMARK(BM_lapack_factor<op::cholesky>)->Name("BM_lapack_dpotrf")->Apply(facto
 BENCHMARK(BM_lapack_factor<op::solve>)->Name("BM_lapack_dgesv")->Apply(factor_args);
 BENCHMARK(BM_lapack_factor<op::inv>)->Name("BM_lapack_dgetri")->Apply(factor_args);
 BENCHMARK(BM_lapack_factor<op::det>)->Name("BM_lapack_det")->Apply(factor_args);
+#endif
+
+// ---- vector_norm, matrix_exp, multi_dot ------------------------------------------------------------
+//
+//   vector_norm: the 2-norm of n = 2^20 and 2^24 contiguous floats / doubles (4 / 8 MiB and 64 /
+//          128 MiB) against Eigen's .norm(), OpenBLAS's ?nrm2 and a STREAM-style read (a packet sum
+//          of the same array: the machine's read bandwidth). One thread everywhere. Counter:
+//          bytes_per_second (the array read once).
+//   matrix_exp: double, n = 64 and 256, a random matrix scaled to 1-norm 8 (Padé 13 with one
+//          squaring), against Eigen's MatrixFunctions exp().
+//   multi_dot: the chain [1000, 20] [20, 1000] [1000, 20] [20, 500] (optimal order: 5.1e7
+//          multiply-adds; left to right: 5.1e8), tl::linalg::multi_dot against tl::matmul left to
+//          right.
+
+template <class R>
+std::vector<R> norm_data(index_t n) {
+  std::vector<R> v(static_cast<std::size_t>(n));
+  unsigned s = 12345;
+  for (auto& x : v) {
+    s = s * 1664525u + 1013904223u;
+    x = static_cast<R>(static_cast<double>(s >> 8) / 16777216.0 - 0.5);
+  }
+  return v;
+}
+
+template <class R>
+void norm_bytes(benchmark::State& st, index_t n) {
+  st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * n * static_cast<std::int64_t>(sizeof(R)));
+}
+
+template <class R>
+void BM_tl_vector_norm(benchmark::State& st) {
+  set_threads(1);
+  const index_t n = st.range(0);
+  auto v = norm_data<R>(n);
+  const auto x = tl::from<R>(v.data(), tl::shape_t<1>{n});
+  for (auto _ : st) benchmark::DoNotOptimize(tl::linalg::vector_norm(x).item());
+  norm_bytes<R>(st, n);
+}
+
+template <class R>
+void BM_stream_read(benchmark::State& st) {
+  const index_t n = st.range(0);
+  auto v = norm_data<R>(n);
+  using P = xsimd::batch<R>;
+  constexpr index_t W = static_cast<index_t>(P::size);
+  for (auto _ : st) {
+    P a0(R(0)), a1(R(0)), a2(R(0)), a3(R(0));
+    const R* p = v.data();
+    for (index_t i = 0; i + 4 * W <= n; i += 4 * W) {
+      a0 += P::load_unaligned(p + i);
+      a1 += P::load_unaligned(p + i + W);
+      a2 += P::load_unaligned(p + i + 2 * W);
+      a3 += P::load_unaligned(p + i + 3 * W);
+    }
+    benchmark::DoNotOptimize(xsimd::hadd((a0 + a1) + (a2 + a3)));
+  }
+  norm_bytes<R>(st, n);
+}
+
+#ifdef TL_BENCH_HAVE_OPENBLAS
+template <class R>
+void BM_openblas_nrm2(benchmark::State& st) {
+  set_threads(1);
+  const index_t n = st.range(0);
+  auto v = norm_data<R>(n);
+  for (auto _ : st) {
+    if constexpr (std::is_same_v<R, float>) benchmark::DoNotOptimize(cblas_snrm2(static_cast<int>(n), v.data(), 1));
+    else benchmark::DoNotOptimize(cblas_dnrm2(static_cast<int>(n), v.data(), 1));
+  }
+  norm_bytes<R>(st, n);
+}
+#endif
+
+#ifdef TL_BENCH_HAVE_EIGEN
+template <class R>
+void BM_eigen_norm(benchmark::State& st) {
+  set_threads(1);
+  const index_t n = st.range(0);
+  auto v = norm_data<R>(n);
+  const Eigen::Map<const Eigen::Matrix<R, Eigen::Dynamic, 1>> x(v.data(), n);
+  for (auto _ : st) benchmark::DoNotOptimize(x.norm());
+  norm_bytes<R>(st, n);
+}
+#endif
+
+void norm_args(benchmark::internal::Benchmark* b) {
+  for (int n : {1 << 20, 1 << 24}) b->Arg(n);
+  b->ArgNames({"n"})->Unit(benchmark::kMicrosecond)->UseRealTime();
+}
+
+BENCHMARK(BM_tl_vector_norm<float>)->Apply(norm_args);
+BENCHMARK(BM_tl_vector_norm<double>)->Apply(norm_args);
+BENCHMARK(BM_stream_read<float>)->Apply(norm_args);
+BENCHMARK(BM_stream_read<double>)->Apply(norm_args);
+#ifdef TL_BENCH_HAVE_OPENBLAS
+BENCHMARK(BM_openblas_nrm2<float>)->Apply(norm_args);
+BENCHMARK(BM_openblas_nrm2<double>)->Apply(norm_args);
+#endif
+#ifdef TL_BENCH_HAVE_EIGEN
+BENCHMARK(BM_eigen_norm<float>)->Apply(norm_args);
+BENCHMARK(BM_eigen_norm<double>)->Apply(norm_args);
+#endif
+
+tl::tensor<double, 2> expm_input(index_t n) {
+  tl::tensor<double, 2> a = random_matrix<double>(n, 11);
+  const double n1 = tl::linalg::matrix_norm(a, 1).item();
+  return tl::tensor<double, 2>(a * (8.0 / n1));
+}
+
+void BM_tl_matrix_exp(benchmark::State& st) {
+  set_threads(1);
+  const auto a = expm_input(st.range(0));
+  for (auto _ : st) benchmark::DoNotOptimize(tl::linalg::matrix_exp(a).data());
+}
+
+#if defined(TL_BENCH_HAVE_EIGEN) && __has_include(<unsupported/Eigen/MatrixFunctions>)
+void BM_eigen_matrix_exp(benchmark::State& st) {
+  set_threads(1);
+  const index_t n = st.range(0);
+  const auto a = expm_input(n);
+  Eigen::MatrixXd m(n, n), r(n, n);
+  for (index_t i = 0; i < n; ++i)
+    for (index_t j = 0; j < n; ++j) m(i, j) = a(i, j);
+  for (auto _ : st) {
+    r = m.exp();
+    benchmark::DoNotOptimize(r.data());
+  }
+}
+BENCHMARK(BM_eigen_matrix_exp)->Arg(64)->Arg(256)->ArgNames({"n"})->Unit(benchmark::kMillisecond)->UseRealTime();
+#endif
+BENCHMARK(BM_tl_matrix_exp)->Arg(64)->Arg(256)->ArgNames({"n"})->Unit(benchmark::kMillisecond)->UseRealTime();
+
+std::vector<tl::tensor<double, 2>> chain() {
+  const index_t d[] = {1000, 20, 1000, 20, 500};
+  std::vector<tl::tensor<double, 2>> c;
+  for (int i = 0; i < 4; ++i) {
+    tl::tensor<double, 2> m(tl::shape_t<2>{d[i], d[i + 1]});
+    const auto r = random_matrix<double>(std::max(d[i], d[i + 1]), 3 + i);
+    m = r.slice(0, 0, d[i]).slice(1, 0, d[i + 1]);
+    c.push_back(m);
+  }
+  return c;
+}
+
+void BM_tl_multi_dot(benchmark::State& st) {
+  set_threads(1);
+  const auto c = chain();
+  for (auto _ : st) benchmark::DoNotOptimize(tl::linalg::multi_dot(c[0], c[1], c[2], c[3]).data());
+}
+
+void BM_tl_matmul_left_to_right(benchmark::State& st) {
+  set_threads(1);
+  const auto c = chain();
+  for (auto _ : st) {
+    tl::tensor<double, 2> r = tl::matmul(tl::tensor<double, 2>(tl::matmul(tl::tensor<double, 2>(tl::matmul(c[0], c[1])), c[2])), c[3]);
+    benchmark::DoNotOptimize(r.data());
+  }
+}
+BENCHMARK(BM_tl_multi_dot)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_tl_matmul_left_to_right)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+// ---- qr, eigh (single thread) ----------------------------------------------------------------------
+//
+//   qr:   double, n = 512 and 1024: tl::linalg::detail::geqrf (the packed factorization, as LAPACK's
+//         dgeqrf and Eigen's HouseholderQR compute it) and tl::linalg::qr (reduced: also forms Q).
+//         GFLOPS counts 4 n^3 / 3 for the factorization alone.
+//   eigh: double, n = 512 and 1024: tl::linalg::eigh / eigvalsh against LAPACK's dsyevd (jobz 'V'
+//         / 'N') and Eigen's SelfAdjointEigenSolver (ComputeEigenvectors / EigenvaluesOnly).
+#ifdef TL_BENCH_HAVE_EIGEN
+#include <Eigen/Eigenvalues>
+#include <Eigen/QR>
+#endif
+#ifdef TL_BENCH_HAVE_OPENBLAS
+extern "C" {
+void dgeqrf_(const int* m, const int* n, double* a, const int* lda, double* tau, double* work, const int* lwork,
+             int* info);
+void dsyevd_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda, double* w, double* work,
+             const int* lwork, int* iwork, const int* liwork, int* info, std::size_t jobz_len, std::size_t uplo_len);
+}
+#endif
+
+namespace {
+
+// A symmetric matrix with well-spread eigenvalues: (B + B^T) / 2.
+tl::tensor<double, 2> symmetric_matrix(index_t n) {
+  const auto b = random_matrix<double>(n, 11);
+  tl::tensor<double, 2> a(tl::shape_t<2>{n, n});
+  for (index_t i = 0; i < n; ++i)
+    for (index_t j = 0; j < n; ++j) a(i, j) = 0.5 * (b(i, j) + b(j, i));
+  return a;
+}
+
+void decomp_args(benchmark::internal::Benchmark* b) {
+  for (int n : {512, 1024}) b->Args({n});
+  b->ArgNames({"n"})->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+template <bool FormQ>
+void BM_tl_qr(benchmark::State& st) {
+  const index_t n = st.range(0);
+  set_threads(1);
+  const auto a = random_matrix<double>(n, 5);
+  for (auto _ : st) {
+    if constexpr (FormQ) benchmark::DoNotOptimize(tl::linalg::qr(a).Q.data());
+    else benchmark::DoNotOptimize(tl::linalg::detail::geqrf(a).a.data());
+  }
+  report<double>(st, 4.0 * n * n * n / 3, 1);
+}
+BENCHMARK(BM_tl_qr<false>)->Name("BM_tl_geqrf")->Apply(decomp_args);
+BENCHMARK(BM_tl_qr<true>)->Name("BM_tl_qr_reduced")->Apply(decomp_args);
+
+template <bool Vectors>
+void BM_tl_eigh(benchmark::State& st) {
+  const index_t n = st.range(0);
+  set_threads(1);
+  const auto a = symmetric_matrix(n);
+  for (auto _ : st) {
+    if constexpr (Vectors) benchmark::DoNotOptimize(tl::linalg::eigh(a).eigenvectors.data());
+    else benchmark::DoNotOptimize(tl::linalg::eigvalsh(a).data());
+  }
+}
+BENCHMARK(BM_tl_eigh<true>)->Name("BM_tl_eigh")->Apply(decomp_args);
+BENCHMARK(BM_tl_eigh<false>)->Name("BM_tl_eigvalsh")->Apply(decomp_args);
+
+#ifdef TL_BENCH_HAVE_OPENBLAS
+void BM_lapack_dgeqrf(benchmark::State& st) {
+  const int n = static_cast<int>(st.range(0));
+  set_threads(1);
+  const auto a = random_matrix<double>(n, 5);
+  std::vector<double> w(static_cast<std::size_t>(n) * n), tau(static_cast<std::size_t>(n)),
+      work(static_cast<std::size_t>(n) * 64);
+  const int lwork = n * 64;
+  int info = 0;
+  for (auto _ : st) {
+    std::memcpy(w.data(), a.data(), w.size() * sizeof(double));
+    dgeqrf_(&n, &n, w.data(), &n, tau.data(), work.data(), &lwork, &info);
+    benchmark::DoNotOptimize(w.data());
+  }
+  if (info != 0) st.SkipWithError("LAPACK reported a failure");
+  report<double>(st, 4.0 * n * n * n / 3, 1);
+}
+BENCHMARK(BM_lapack_dgeqrf)->Apply(decomp_args);
+
+template <bool Vectors>
+void BM_lapack_dsyevd(benchmark::State& st) {
+  const int n = static_cast<int>(st.range(0));
+  set_threads(1);
+  const auto a = symmetric_matrix(n);
+  std::vector<double> w(static_cast<std::size_t>(n) * n), ev(static_cast<std::size_t>(n));
+  const int lwork = 1 + 6 * n + 2 * n * n, liwork = 3 + 5 * n;
+  std::vector<double> work(static_cast<std::size_t>(lwork));
+  std::vector<int> iwork(static_cast<std::size_t>(liwork));
+  int info = 0;
+  for (auto _ : st) {
+    std::memcpy(w.data(), a.data(), w.size() * sizeof(double));
+    dsyevd_(Vectors ? "V" : "N", "L", &n, w.data(), &n, ev.data(), work.data(), &lwork, iwork.data(), &liwork, &info,
+            1, 1);
+    benchmark::DoNotOptimize(w.data());
+  }
+  if (info != 0) st.SkipWithError("LAPACK reported a failure");
+}
+BENCHMARK(BM_lapack_dsyevd<true>)->Name("BM_lapack_dsyevd_V")->Apply(decomp_args);
+BENCHMARK(BM_lapack_dsyevd<false>)->Name("BM_lapack_dsyevd_N")->Apply(decomp_args);
+#endif
+
+#ifdef TL_BENCH_HAVE_EIGEN
+using eigen_mat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+void BM_eigen_householder_qr(benchmark::State& st) {
+  const index_t n = st.range(0);
+  set_threads(1);
+  const auto t = random_matrix<double>(n, 5);
+  const eigen_mat a = Eigen::Map<const eigen_mat>(t.data(), n, n);
+  Eigen::HouseholderQR<eigen_mat> qr(n, n);
+  for (auto _ : st) {
+    qr.compute(a);
+    benchmark::DoNotOptimize(qr.matrixQR().data());
+  }
+  report<double>(st, 4.0 * n * n * n / 3, 1);
+}
+BENCHMARK(BM_eigen_householder_qr)->Apply(decomp_args);
+
+template <bool Vectors>
+void BM_eigen_selfadjoint(benchmark::State& st) {
+  const index_t n = st.range(0);
+  set_threads(1);
+  const auto t = symmetric_matrix(n);
+  const eigen_mat a = Eigen::Map<const eigen_mat>(t.data(), n, n);
+  Eigen::SelfAdjointEigenSolver<eigen_mat> es(n);
+  for (auto _ : st) {
+    es.compute(a, Vectors ? Eigen::ComputeEigenvectors : Eigen::EigenvaluesOnly);
+    benchmark::DoNotOptimize(es.eigenvalues().data());
+  }
+}
+BENCHMARK(BM_eigen_selfadjoint<true>)->Name("BM_eigen_selfadjoint_vectors")->Apply(decomp_args);
+BENCHMARK(BM_eigen_selfadjoint<false>)->Name("BM_eigen_selfadjoint_values")->Apply(decomp_args);
 #endif
 
 }  // namespace

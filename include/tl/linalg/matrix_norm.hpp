@@ -101,6 +101,7 @@ std::array<std::size_t, 2> mat_dims(const char* op, const A&... args) {
     }
   };
   (one(args), ...);
+  (void)one;
   const std::size_t d0 = tl::detail::wrap_dim(op, d[0], R), d1 = tl::detail::wrap_dim(op, d[1], R);
   if (d0 == d1) throw value_error(cat_str("tl::", op, ": dims must be different, got (", d[0], ", ", d[1], ")"));
   return {d0, d1};
@@ -141,9 +142,9 @@ auto matrix_norm_impl(const basic_tensor<V, Ext>& t, mat_ord o, std::array<std::
   const bool cols = o == mat_ord::one || o == mat_ord::neg_one;
   const bool svd = o == mat_ord::two || o == mat_ord::neg_two || o == mat_ord::nuc;
   const index_t k = std::min(m, n);
-  if ((o == mat_ord::one || o == mat_ord::neg_one || o == mat_ord::inf || o == mat_ord::neg_inf) &&
-          (cols ? n : m) == 0 ||
-      o == mat_ord::neg_two && k == 0)
+  if (((o == mat_ord::one || o == mat_ord::neg_one || o == mat_ord::inf || o == mat_ord::neg_inf) &&
+       (cols ? n : m) == 0) ||
+      (o == mat_ord::neg_two && k == 0))
     throw index_error(cat_str("tl::linalg::matrix_norm: cannot compute the ", mat_ord_name(o), " norm of ",
                               m, " x ", n, " matrices (input shape ", shape_str(t.shape()),
                               "): the reduction over an empty dim has no identity"));
