@@ -81,25 +81,11 @@ TL_HDI double poly_eval(double x, double nd) {
   return q;
 }
 
-/// Elementwise (x, n) functor; Shifted evaluates at 2x - 1. Computed in double per element (the
-/// packet form runs the scalar one lane by lane, so the expressions around it stay vectorized).
+/// Elementwise (x, n) functor; Shifted evaluates at 2x - 1 (computed in double per element).
 template <poly_kind K, bool Shifted>
-struct poly_fn : tl::detail::floating_binary {
+struct poly_fn : lanewise_binary<poly_fn<K, Shifted>> {
   static constexpr const char* name = "orthogonal_polynomial";
-  template <class T>
-  TL_HDI T operator()(T x, T n) const {
-    static_assert(std::is_floating_point_v<T>, "tl::special: orthogonal polynomials need real operands");
-    const double xd = static_cast<double>(x);
-    return static_cast<T>(poly_eval<K>(Shifted ? xd + xd - 1 : xd, static_cast<double>(n)));
-  }
-  template <class B>
-  TL_INLINE B packet(const B& x, const B& n) const {
-    alignas(64) typename B::value_type a[B::size], b[B::size];
-    x.store_aligned(a);
-    n.store_aligned(b);
-    for (std::size_t i = 0; i < B::size; ++i) a[i] = (*this)(a[i], b[i]);
-    return B::load_aligned(a);
-  }
+  static TL_HDI double eval(double x, double n) { return poly_eval<K>(Shifted ? x + x - 1 : x, n); }
 };
 
 }  // namespace detail

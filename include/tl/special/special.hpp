@@ -6,3 +6,4 @@
 #include "tl/special/gamma.hpp"
 #include "tl/special/bessel.hpp"
 #include "tl/special/polynomial.hpp"
+#include "tl/special/incomplete_gamma.hpp"

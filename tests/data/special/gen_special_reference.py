@@ -386,6 +386,86 @@ def poly_group(names):
                     f.write("\n".join(lines) + "\n")
 
 
+# gammainc, gammaincc (rows "<dtype> <a> <x> <reference>") and zeta ("<dtype> <s> <q> <reference>").
+def igamma_pairs(rng, dt):
+    out = []
+    for i in range(N4):
+        k = i % 8
+        if k == 0:
+            a, x = rng.uniform(0, 1), math.exp(rng.uniform(math.log(1e-5), math.log(30)))
+        elif k == 1:
+            a, x = rng.uniform(1, 20), rng.uniform(0, 40)
+        elif k == 2:
+            a = rng.uniform(20, 200)
+            x = a * (1 + rng.uniform(-0.3, 0.3))
+        elif k == 3:
+            a = math.exp(rng.uniform(math.log(200), math.log(1e4)))
+            x = a * (1 + rng.uniform(-4.5, 4.5) / math.sqrt(a))
+        elif k == 4:
+            a, x = math.exp(rng.uniform(math.log(1e-6 if dt == "d" else 1e-5), 0)), rng.uniform(0.3, 1.3)
+        elif k == 5:
+            a = rng.uniform(0.5, 50)
+            x = a * rng.uniform(0.05, 3)
+        elif k == 6:
+            a, x = rng.uniform(1, 8), rng.uniform(0.9, 1.2)
+        else:
+            a = math.exp(rng.uniform(math.log(1e-3), math.log(1e3)))
+            x = math.exp(rng.uniform(math.log(1e-3), math.log(1e3)))
+        if dt == "f":
+            a, x = f32(a), f32(x)
+        out.append((a, x))
+    return out + [(1.0, 1.0), (0.5, 0.5), (8.0, 8.0), (20.0, 20.0), (100.0, 100.0), (1.0, 1.1), (3.0, 1e-10)]
+
+
+def zeta_ref(s, q):
+    if q <= 0:
+        m = int(-math.floor(q))
+        return mp.fsum((mp.mpf(q) + k) ** -mp.mpf(s) for k in range(m)) + mp.zeta(s, mp.mpf(q) + m)
+    return mp.zeta(s, q)
+
+
+def zeta_pairs(rng, dt):
+    out = []
+    for i in range(N4):
+        k = i % 6
+        if k == 0:
+            s, q = rng.uniform(1.001, 2), math.exp(rng.uniform(math.log(1e-3), math.log(1e3)))
+        elif k == 1:
+            s, q = rng.uniform(2, 20), rng.uniform(0, 5)
+        elif k == 2:
+            s, q = rng.uniform(20, 100), rng.uniform(0.5, 30)
+        elif k == 3:
+            s, q = float(rng.randint(2, 12)), -rng.uniform(0, 15)
+        elif k == 4:
+            s, q = rng.uniform(1.1, 10), math.exp(rng.uniform(math.log(10), math.log(1e12 if dt == "d" else 1e8)))
+        else:
+            s, q = 1 + math.exp(rng.uniform(math.log(1e-8 if dt == "d" else 1e-4), math.log(1e-1))), rng.uniform(0.1, 3)
+        if dt == "f":
+            s, q = f32(s), f32(q)
+        if q <= 0 and q == math.floor(q):
+            q += 0.5
+        out.append((s, q))
+    return out + [(2.0, 1.0), (3.0, 1.0), (2.0, 0.5), (4.0, -1.5), (1.5, 9.0)]
+
+
+def igamma_group(names):
+    rng = random.Random(20261127)
+    files = {"gammainc": [], "gammaincc": [], "zeta": []}
+    with mp.workdps(50):
+        for dt in ("d", "f"):
+            for a, x in igamma_pairs(rng, dt):
+                p = mp.gammainc(a, 0, x, regularized=True)
+                q = mp.gammainc(a, x, mp.inf, regularized=True)
+                files["gammainc"].append(f"{dt} {a!r} {x!r} {fmt(p)}")
+                files["gammaincc"].append(f"{dt} {a!r} {x!r} {fmt(q)}")
+            for s_, q_ in zeta_pairs(rng, dt):
+                files["zeta"].append(f"{dt} {s_!r} {q_!r} {fmt(zeta_ref(s_, q_))}")
+    for name, lines in files.items():
+        if name in names:
+            with open(os.path.join(HERE, name + ".txt"), "w") as f:
+                f.write("\n".join(lines) + "\n")
+
+
 def main():
     import sys
     names = set(sys.argv[1:])
@@ -400,7 +480,10 @@ def main():
         tgamma_group(names or {"tgamma"})
     if not names or names & set(POLY):
         poly_group(names or set(POLY))
-    if names and not names - gamma - set(K_UNARY) - set(JY) - {"tgamma"} - set(POLY):
+    igam = {"gammainc", "gammaincc", "zeta"}
+    if not names or names & igam:
+        igamma_group(names or igam)
+    if names and not names - gamma - set(K_UNARY) - set(JY) - {"tgamma"} - set(POLY) - igam:
         return
     rng = random.Random(20261121)
     for name, (ref, rd, rf, fixed) in UNARY.items():

@@ -112,13 +112,17 @@ template <class V>
 TL_SPECIAL_KERNEL V lgamma_k2(const V& s) {
   return horner<0.38923337770173255, -0.04996129234397285, 0.008733857400935139, -0.00173484023200628, 0.0003693381831120539, -8.2080219497994e-05, 1.8774766084433625e-05, -4.383310884372287e-06, 1.0390023602304745e-06, -2.491600589971524e-07, 6.029967063353384e-08, -1.4699446365140903e-08, 3.6056696103590933e-09, -8.920133923456913e-10, 2.208944973235418e-10, -5.212222243584737e-11, 1.2990537101042745e-11, -4.639348533756121e-12, 1.164800120167107e-12>(vfma(s, V(1.6), V(-0.6)));
 }
+/// lgamma(x) - ((x - 1/2) log x - x + log(2 pi) / 2) for x >= 8 (Stirling's series, 10 terms).
+template <class V>
+TL_SPECIAL_KERNEL V stirling_correction(const V& x) {
+  const V r = V(1) / x, z = r * r;
+  return r * horner<1.0 / 12, -1.0 / 360, 1.0 / 1260, -1.0 / 1680, 1.0 / 1188, -691.0 / 360360, 1.0 / 156,
+                    -3617.0 / 122400, 43867.0 / 244188, -174611.0 / 125400>(z);
+}
 /// lgamma(x) for x >= 8 (Stirling's series, 10 terms): (x - 1/2)(log x - 1) + (log(2 pi) - 1) / 2 + S(1/x).
 template <class V>
 TL_SPECIAL_KERNEL V lgamma_stirling(const V& x) {
-  const V r = V(1) / x, z = r * r;
-  const V s = r * horner<1.0 / 12, -1.0 / 360, 1.0 / 1260, -1.0 / 1680, 1.0 / 1188, -691.0 / 360360, 1.0 / 156,
-                         -3617.0 / 122400, 43867.0 / 244188, -174611.0 / 125400>(z);
-  return vfma(x - V(0.5), vlog(x) - V(1), V(0.41893853320467274178) + s);
+  return vfma(x - V(0.5), vlog(x) - V(1), V(0.41893853320467274178) + stirling_correction(x));
 }
 /// lgamma(x) for x >= 0 (+0 gives inf, +inf gives inf).
 template <class V>

@@ -207,6 +207,26 @@ struct native_binary : tl::detail::floating_binary {
   }
 };
 
+/// Binary functors whose kernel is a scalar double function Derived::eval(x, y) with a
+/// data-dependent iteration count: float operands compute in double and round once; the packet
+/// form runs the scalar kernel lane by lane (so the expressions around it stay vectorized).
+template <class Derived>
+struct lanewise_binary : tl::detail::floating_binary {
+  template <class T>
+  TL_HDI T operator()(T x, T y) const {
+    static_assert(std::is_floating_point_v<T>, "tl::special: this function needs real operands");
+    return static_cast<T>(Derived::eval(static_cast<double>(x), static_cast<double>(y)));
+  }
+  template <class B>
+  TL_INLINE B packet(const B& x, const B& y) const {
+    alignas(64) typename B::value_type a[B::size], b[B::size];
+    x.store_aligned(a);
+    y.store_aligned(b);
+    for (std::size_t i = 0; i < B::size; ++i) a[i] = (*this)(a[i], b[i]);
+    return B::load_aligned(a);
+  }
+};
+
 }  // namespace tl::special::detail
 
 /// Defines (inside tl::special::detail) the functor NAME##_fn computing NAME##_kernel in double.
