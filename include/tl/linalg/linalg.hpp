@@ -16,6 +16,7 @@
 #include "tl/linalg/pinv.hpp"
 #include "tl/linalg/matrix_rank.hpp"
 #include "tl/linalg/cond.hpp"
+#include "tl/linalg/eig.hpp"
 #include "tl/linalg/vector_norm.hpp"
 #include "tl/linalg/matrix_norm.hpp"
 #include "tl/linalg/norm.hpp"
