@@ -189,25 +189,10 @@ TEST_CASE("cond: singular, zero, empty, rectangular, batched inputs and errors a
   tl::tensor<tl::complex<double>, 2> b11 = b.select(0, 1).select(0, 1).clone();
   CHECK(cb(1, 1) == doctest::Approx(tl::linalg::cond(b11, "nuc")()).epsilon(1e-14));
   // Errors.
-  const auto expect = [](auto&& f, const char* part) {
-    bool thrown = false;
-    try {
-      f();
-    } catch (const tl::error& e) {
-      thrown = true;
-      const std::string msg = e.what();
-      CAPTURE(msg);
-      CHECK(msg.find("tl::linalg::cond") != std::string::npos);
-      CHECK(msg.find(part) != std::string::npos);
-    }
-    CHECK(thrown);
-  };
-  expect([&] { (void)tl::linalg::cond(r, "fro"); }, "[3, 5]");
-  expect([&] { (void)tl::linalg::cond(r, 1); }, "[3, 5]");
-  CHECK_THROWS_AS((void)tl::linalg::cond(r, "fro"), tl::shape_error);
-  expect([&] { (void)tl::linalg::cond(s, "foo"); }, "foo");
-  expect([&] { (void)tl::linalg::cond(s, 3); }, "3");
-  CHECK_THROWS_AS((void)tl::linalg::cond(s, 3), tl::value_error);
+  expect_error_with<tl::shape_error>([&] { (void)tl::linalg::cond(r, "fro"); }, {"tl::linalg::cond", "[3, 5]"});
+  expect_error_with<tl::shape_error>([&] { (void)tl::linalg::cond(r, 1); }, {"tl::linalg::cond", "[3, 5]"});
+  expect_error_with<tl::value_error>([&] { (void)tl::linalg::cond(s, "foo"); }, {"tl::linalg::cond", "foo"});
+  expect_error_with<tl::value_error>([&] { (void)tl::linalg::cond(s, 3); }, {"tl::linalg::cond", "3"});
 }
 
 }  // namespace
