@@ -153,6 +153,18 @@ TEST_CASE_TEMPLATE("multi_dot equals the left-to-right product, vectors at the e
   CHECK(la::multi_dot(tl::tensor<T, 2>(tl::shape_t<2>{0, 3}), random_tensor<T, 2>({3, 3}, 1)).numel() == 0);
 }
 
+TEST_CASE("multi_dot's order is the cheapest one") {
+  // the textbook chain 30x35, 35x15, 15x5, 5x10, 10x20, 20x25: 15125 multiply-adds, ((A1(A2A3))((A4A5)A6))
+  const auto o = la::detail::best_chain_order({30, 35, 15, 5, 10, 20, 25});
+  CHECK(o.cost == 15125);
+  CHECK(o.split[0 * 6 + 5] == 2);  // split after A3
+  CHECK(o.split[0 * 6 + 2] == 0);  // A1 (A2 A3)
+  CHECK(o.split[3 * 6 + 5] == 4);  // (A4 A5) A6
+  // the benchmark's chain: 1.06e7 against 5.0e7 left to right
+  CHECK(la::detail::best_chain_order({1000, 20, 1000, 20, 500}).cost == 10600000);
+  CHECK(la::detail::best_chain_order({4, 5}).cost == 0);
+}
+
 TEST_CASE("multi_dot errors") {
   const auto a = random_tensor<double, 2>({2, 3}, 1);
   const auto b = random_tensor<double, 2>({4, 2}, 1);

@@ -20,18 +20,20 @@ namespace tl::linalg {
 
 namespace detail {
 
-/// The product mats[0] ... mats[n-1] (n >= 2, shapes already checked) in the order that needs
-/// the fewest multiplications (the matrix-chain dynamic program: cost[i][j] = min over s of
-/// cost[i][s] + cost[s+1][j] + p_i p_{s+1} p_{j+1}).
-template <class T>
-tensor<T, 2> chain_product(const std::vector<tensor<T, 2>>& mats) {
-  const std::size_t n = mats.size();
-  if (n == 2) return tensor<T, 2>(tl::matmul(mats[0], mats[1]));
-  std::vector<double> p(n + 1);
-  for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<double>(mats[i].shape()[0]);
-  p[n] = static_cast<double>(mats[n - 1].shape()[1]);
+/// The cheapest order of a chain of n = p.size() - 1 matrices, matrix i of shape p[i] x p[i+1]
+/// (the matrix-chain dynamic program: cost[i][j] = min over s of cost[i][s] + cost[s+1][j] +
+/// p_i p_{s+1} p_{j+1}): the multiply-adds of the best order and split[i * n + j], the last
+/// product's split point of the sub-chain i..j.
+struct chain_order {
+  double cost = 0;
+  std::vector<std::size_t> split;
+};
+
+inline chain_order best_chain_order(const std::vector<double>& p) {
+  const std::size_t n = p.size() - 1;
   std::vector<double> cost(n * n, 0.0);
-  std::vector<std::size_t> split(n * n, 0);
+  chain_order r;
+  r.split.assign(n * n, 0);
   for (std::size_t len = 2; len <= n; ++len)
     for (std::size_t i = 0; i + len <= n; ++i) {
       const std::size_t j = i + len - 1;
@@ -40,13 +42,26 @@ tensor<T, 2> chain_product(const std::vector<tensor<T, 2>>& mats) {
         const double c = cost[i * n + s] + cost[(s + 1) * n + j] + p[i] * p[s + 1] * p[j + 1];
         if (cost[i * n + j] < 0 || c < cost[i * n + j]) {
           cost[i * n + j] = c;
-          split[i * n + j] = s;
+          r.split[i * n + j] = s;
         }
       }
     }
+  r.cost = cost[n - 1];
+  return r;
+}
+
+/// The product mats[0] ... mats[n-1] (n >= 2, shapes already checked) in the cheapest order.
+template <class T>
+tensor<T, 2> chain_product(const std::vector<tensor<T, 2>>& mats) {
+  const std::size_t n = mats.size();
+  if (n == 2) return tensor<T, 2>(tl::matmul(mats[0], mats[1]));
+  std::vector<double> p(n + 1);
+  for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<double>(mats[i].shape()[0]);
+  p[n] = static_cast<double>(mats[n - 1].shape()[1]);
+  const chain_order order = best_chain_order(p);
   auto prod = [&](auto&& self, std::size_t i, std::size_t j) -> tensor<T, 2> {
     if (i == j) return mats[i];
-    const std::size_t s = split[i * n + j];
+    const std::size_t s = order.split[i * n + j];
     return tensor<T, 2>(tl::matmul(self(self, i, s), self(self, s + 1, j)));
   };
   return prod(prod, 0, n - 1);
