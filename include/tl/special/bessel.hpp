@@ -1,6 +1,6 @@
 #pragma once
 /// @file bessel.hpp
-/// @brief tl::special Bessel functions: bessel_j0, bessel_j1, bessel_y0, bessel_y1, i0, i0e, i1, i1e (and torch's modified_bessel_i0 /
+/// @brief tl::special Bessel and Airy functions: airy_ai, bessel_j0, bessel_j1, bessel_y0, bessel_y1, i0, i0e, i1, i1e (and torch's modified_bessel_i0 /
 /// modified_bessel_i1 names), modified_bessel_k0/k1, scaled_modified_bessel_k0/k1,
 /// spherical_bessel_j0.
 ///
@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "tl/expr/node.hpp"
+#include "tl/special/detail/airy_kernel.hpp"
 #include "tl/special/detail/bessel_jy_kernel.hpp"
 #include "tl/special/detail/bessel_kernel.hpp"
 
@@ -30,6 +31,7 @@ TL_SPECIAL_VIA_DOUBLE(bessel_j0)
 TL_SPECIAL_VIA_DOUBLE(bessel_j1)
 TL_SPECIAL_VIA_DOUBLE(bessel_y0)
 TL_SPECIAL_VIA_DOUBLE(bessel_y1)
+TL_SPECIAL_VIA_DOUBLE(airy_ai)
 }  // namespace detail
 
 /// @brief Modified Bessel function of the first kind of order 0 (torch.special.i0); +inf at +-inf.
@@ -78,6 +80,9 @@ auto spherical_bessel_j0(A&& a) {
   return tl::detail::make_unary(detail::spherical_j0_fn{}, std::forward<A>(a));
 }
 
+/// @brief Airy function Ai(x) (torch.special.airy_ai): decays as e^(-2/3 x^(3/2)) for x > 0 (0
+/// past the underflow), oscillates for x < 0; 0 at +-inf.
+TL_SPECIAL_UNARY_FACTORY(airy_ai)
 /// @brief Bessel function of the first kind of order 0 (torch.special.bessel_j0); even, 0 at +-inf.
 TL_SPECIAL_UNARY_FACTORY(bessel_j0)
 /// @brief Bessel function of the first kind of order 1 (torch.special.bessel_j1); odd, +-0 at +-inf.

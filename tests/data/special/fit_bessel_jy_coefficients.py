@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Derives the polynomial coefficients of include/tl/special/detail/bessel_jy_kernel.hpp
-(Bessel functions of the first and second kind, orders 0 and 1) and of tgamma_kernel.hpp.
+(Bessel functions of the first and second kind, orders 0 and 1), tgamma_kernel.hpp and airy_kernel.hpp.
 
 Chebyshev interpolants computed with mpmath at 40 digits, converted to monomial form in
 u in [-1, 1] (helpers from fit_gamma_bessel_coefficients.py); for each the script prints the
@@ -85,3 +85,32 @@ for n in (0, 1):
 
 # tgamma_kernel.hpp: R(t) = 1 / Gamma(1 + t), t in [0, 1], u = 2t - 1 (18 terms; entire).
 fit("1 / Gamma(1 + t), t in [0, 1]", lambda u: 1 / mp.gamma(1 + (u + 1) / 2), 18)
+
+# airy_kernel.hpp: Ai on [-2, 0] (u = x + 1) and [0, 1] (u = 2x - 1); f = 2 sqrt(pi) x^(1/4) e^zeta Ai(x),
+# zeta = 2/3 x^(3/2), in 1/zeta on [1, 8] and in zeta8 / zeta above 8; for Ai(-x) = M cos(zeta - pi/4 + alpha),
+# x^(1/4) M and alpha in 1/x on [2, 8], x^(1/4) M and zeta alpha in zeta8 / zeta above 8.
+def airy_zeta(x):
+    return 2 * x * mp.sqrt(x) / 3
+
+
+def airy_pos_f(x):
+    return mp.airyai(x) * 2 * mp.sqrt(mp.pi) * mp.root(x, 4) * mp.exp(airy_zeta(x))
+
+
+def airy_neg(x):
+    A, B = mp.airyai(-x), mp.airybi(-x)
+    a = -mp.atan2(B, A) - (airy_zeta(x) - mp.pi / 4)
+    return mp.sqrt(A * A + B * B), a - 2 * mp.pi * mp.nint(a / (2 * mp.pi))
+
+
+z1, z8 = airy_zeta(mp.mpf(1)), airy_zeta(mp.mpf(8))
+x_zinv = lambda u: mp.cbrt((3 / (u * (1 / z1 - 1 / z8) + 1 / z1 + 1 / z8)) ** 2)
+x_far8 = lambda u: 8 / mp.cbrt(((u + 1) / 2) ** 2) if u > -1 else mp.inf
+fit("Ai, x in [-2, 0]", lambda u: mp.airyai(u - 1), 23)
+fit("Ai, x in [0, 1]", lambda u: mp.airyai((u + 1) / 2), 16)
+fit("f, x in [1, 8]", lambda u: airy_pos_f(x_zinv(u)), 36)
+fit("f, x >= 8", lambda u: mp.mpf(1) if x_far8(u) == mp.inf else airy_pos_f(x_far8(u)), 16)
+fit("x^(1/4) M, -x in [2, 8]", lambda u: airy_neg(x_mid(u))[0] * mp.root(x_mid(u), 4), 30)
+fit("alpha, -x in [2, 8]", lambda u: airy_neg(x_mid(u))[1], 30)
+fit("x^(1/4) M, -x >= 8", lambda u: 1 / mp.sqrt(mp.pi) if x_far8(u) == mp.inf else airy_neg(x_far8(u))[0] * mp.root(x_far8(u), 4), 16)
+fit("zeta alpha, -x >= 8", lambda u: -mp.mpf(5) / 72 if x_far8(u) == mp.inf else airy_neg(x_far8(u))[1] * airy_zeta(x_far8(u)), 16)

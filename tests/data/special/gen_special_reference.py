@@ -466,6 +466,28 @@ def igamma_group(names):
                 f.write("\n".join(lines) + "\n")
 
 
+def airy_group(names):
+    rng = random.Random(20261128)
+    lines = []
+    with mp.workdps(60):
+        zeros = [float(mp.airyaizero(k)) for k in list(range(1, 31)) + [100, 1000]]
+        for dt in ("d", "f"):
+            top = 105.0 if dt == "d" else 30.0
+            regions = [lin(-2, 1), lin(0.9, 1.1), lin(1, 8), lin(7.9, 8.1), lin(8, top), logu(8, 1e4, -1), lin(-8, -2),
+                       lin(-2.1, -1.9), logu(1e4, 1e12 if dt == "d" else 1e6, -1), logu(1e-300 if dt == "d" else 1e-37, 1)]
+            xs = [regions[i % len(regions)](rng) for i in range(N4)]
+            for z in zeros:
+                for d in ((0.0, 1e-14, -1e-10, 1e-6) if dt == "d" else (0.0, 1e-6, -1e-4)):
+                    xs.append(z * (1 + d * rng.uniform(0.5, 1.5)))
+            xs += [0.0, 1.0, -2.0, 8.0, -8.0, 2.0]
+            for x in xs:
+                x = f32(x) if dt == "f" else x
+                lines.append(f"{dt} {x!r} {fmt(mp.airyai(mp.mpf(x)))}")
+    if "airy_ai" in names:
+        with open(os.path.join(HERE, "airy_ai.txt"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
 def main():
     import sys
     names = set(sys.argv[1:])
@@ -483,7 +505,9 @@ def main():
     igam = {"gammainc", "gammaincc", "zeta"}
     if not names or names & igam:
         igamma_group(names or igam)
-    if names and not names - gamma - set(K_UNARY) - set(JY) - {"tgamma"} - set(POLY) - igam:
+    if not names or "airy_ai" in names:
+        airy_group(names or {"airy_ai"})
+    if names and not names - gamma - set(K_UNARY) - set(JY) - {"tgamma"} - set(POLY) - igam - {"airy_ai"}:
         return
     rng = random.Random(20261121)
     for name, (ref, rd, rf, fixed) in UNARY.items():

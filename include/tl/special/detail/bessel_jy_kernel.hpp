@@ -103,6 +103,31 @@ template <class V>
 struct jy_pair {
   V j, y;
 };
+/// cos and sin of theta = x + e - C pi/4 (x >= 0, |e| small): theta = t + k pi/2 with |t| <= pi/4
+/// by a three-part Cody-Waite subtraction of m pi/4 (m = 2k + C < 2^20: each m P_i exact), e added
+/// after; above x = 2^19, cos x cos b - sin x sin b with b = e - C pi/4 (exact reduction of x by
+/// xsimd or the C library). Returned as {cos, sin}.
+template <int C, class V>
+TL_SPECIAL_KERNEL jy_pair<V> phase_cos_sin(const V& x, const V& e) {
+  const auto huge = x > V(0x1p19);
+  const V xr = sel(huge, V(0), x);
+  const V k = vnearbyint(vfma(xr + e, V(2 / std::numbers::pi), V(-C / 2.0)));
+  const V mm = vfma(k, V(2), V(C));
+  // pi/4 = P1 + P2 + P3, P1 and P2 of 33 bits
+  const V t = (((xr - mm * V(0.7853981633670628)) - mm * V(3.038550253151983e-11)) - mm * V(1.0111331243979753e-21)) + e;
+  const V ct = vcos(t), st = vsin(t);
+  const V q = k - V(4) * vfloor(k * V(0.25));
+  const auto swap = q == V(1) || q == V(3);
+  const V cs = sel(swap, st, ct), sn = sel(swap, ct, st);
+  V cth = sel(q == V(1) || q == V(2), -cs, cs), sth = sel(q == V(2) || q == V(3), -sn, sn);
+  if (any_of(huge)) {
+    const V b = e - V(C * std::numbers::pi / 4);
+    const V cx = vcos(x), sx = vsin(x), cb = vcos(b), sb = vsin(b);
+    cth = sel(huge, cx * cb - sx * sb, cth);
+    sth = sel(huge, sx * cb + cx * sb, sth);
+  }
+  return {cth, sth};
+}
 /// J_N(x) and Y_N(x) for x >= 2 (x = +inf gives 0, 0), N = 0 or 1.
 template <int N, class V>
 TL_SPECIAL_KERNEL jy_pair<V> jy_modulus_phase(const V& x) {
@@ -121,24 +146,8 @@ TL_SPECIAL_KERNEL jy_pair<V> jy_modulus_phase(const V& x) {
     al = sel(mid, al, (N == 0 ? a0_far(u) : a1_far(u)) * r);
   }
   const V m = ms / vsqrt(x);
-  constexpr double c = 2 * N + 1;  // theta = x - c pi/4 + alpha
-  const auto huge = x > V(0x1p19);
-  const V xr = sel(huge, V(0), x);
-  const V k = vnearbyint(vfma(xr + al, V(2 / std::numbers::pi), V(-c / 2)));
-  const V mm = vfma(k, V(2), V(c));
-  // pi/4 = P1 + P2 + P3, P1 and P2 of 33 bits: m P1 and m P2 are exact for m < 2^20.
-  const V t = (((xr - mm * V(0.7853981633670628)) - mm * V(3.038550253151983e-11)) - mm * V(1.0111331243979753e-21)) + al;
-  const V ct = vcos(t), st = vsin(t);
-  const V q = k - V(4) * vfloor(k * V(0.25));
-  const auto swap = q == V(1) || q == V(3);
-  const V cs = sel(swap, st, ct), sn = sel(swap, ct, st);
-  V cth = sel(q == V(1) || q == V(2), -cs, cs), sth = sel(q == V(2) || q == V(3), -sn, sn);
-  if (any_of(huge)) {
-    const V b = al - V(c * std::numbers::pi / 4);
-    const V cx = vcos(x), sx = vsin(x), cb = vcos(b), sb = vsin(b);
-    cth = sel(huge, cx * cb - sx * sb, cth);
-    sth = sel(huge, sx * cb + cx * sb, sth);
-  }
+  const auto cs = phase_cos_sin<2 * N + 1>(x, al);
+  const V cth = cs.j, sth = cs.y;
   const auto at_inf = x == V(inf);
   return {sel(at_inf, V(0), m * cth), sel(at_inf, V(0), m * sth)};
 }
