@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "tl/linalg/detail/autograd_decl.hpp"
 #include "tl/linalg/detail/batch.hpp"
 #include "tl/linalg/detail/potrf.hpp"
 
@@ -30,6 +31,8 @@ auto cholesky_impl(const char* op, E&& A, bool upper) {
   check_matrix_arg<E>();
   using T = value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  if constexpr (records_grad<T>())
+    if (tl::detail::must_record(A)) return record_cholesky<Throw>(op, A, upper);
   const auto a = readable(std::forward<E>(A));
   const auto& s = a.shape();
   require_square(op, s);

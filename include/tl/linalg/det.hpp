@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "tl/linalg/detail/autograd_decl.hpp"
 #include "tl/linalg/lu_factor.hpp"
 
 namespace tl::linalg {
@@ -77,6 +78,8 @@ template <expression E>
 auto slogdet(E&& A) {
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  if constexpr (detail::records_grad<T>())
+    if (tl::detail::must_record(A)) return detail::record_slogdet(A);
   const auto s = A.shape();
   shape_t<R - 2> bs{};
   for (std::size_t q = 0; q + 2 < R; ++q) bs[q] = s[q];
@@ -94,6 +97,8 @@ template <expression E>
 auto det(E&& A) {
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  if constexpr (detail::records_grad<T>())
+    if (tl::detail::must_record(A)) return detail::record_det(A);
   const auto s = A.shape();
   shape_t<R - 2> bs{};
   for (std::size_t q = 0; q + 2 < R; ++q) bs[q] = s[q];

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tl/linalg/detail/autograd_decl.hpp"
 #include "tl/linalg/lu_factor.hpp"
 #include "tl/linalg/lu_solve.hpp"
 
@@ -30,6 +31,8 @@ auto inv_impl(const char* op, E&& A) {
   check_matrix_arg<E>();
   using T = value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  if constexpr (records_grad<T>())
+    if (tl::detail::must_record(A)) return record_inv<Throw>(op, A);
   auto lu = working_copy(std::forward<E>(A));
   const auto& s = lu.shape();
   require_square(op, s);

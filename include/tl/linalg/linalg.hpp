@@ -33,3 +33,7 @@
 #include "tl/linalg/matrix_exp.hpp"
 #include "tl/linalg/tensorinv.hpp"
 #include "tl/linalg/tensorsolve.hpp"
+// Gradients of the operations above (after all of them: the rules call one another).
+#if TL_AUTOGRAD
+#include "tl/linalg/detail/autograd.hpp"
+#endif

@@ -10,6 +10,7 @@
 #include <numeric>
 #include <vector>
 
+#include "tl/linalg/detail/autograd_decl.hpp"
 #include "tl/linalg/lu_factor.hpp"
 
 namespace tl::linalg {
@@ -29,6 +30,8 @@ auto lu(E&& a, bool pivot = true) {
   detail::check_matrix_arg<E>();
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  if constexpr (detail::records_grad<T>())
+    if (tl::detail::must_record(a)) return detail::record_lu(a, pivot);
   auto f = lu_factor_ex(std::forward<E>(a), pivot);
   const auto& s = f.LU.shape();
   const index_t m = s[R - 2], n = s[R - 1], k = std::min(m, n);

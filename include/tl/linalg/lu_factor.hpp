@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tl/linalg/detail/autograd_decl.hpp"
 #include "tl/linalg/detail/batch.hpp"
 #include "tl/linalg/detail/getrf.hpp"
 
@@ -70,6 +71,8 @@ auto lu_factor_ex(E&& a, bool pivot = true, bool check_errors = false) {
   detail::check_matrix_arg<E>();
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  if constexpr (detail::records_grad<T>())
+    if (tl::detail::must_record(a)) return detail::record_lu_factor_ex(a, pivot, check_errors);
   lu_factor_ex_result<T, R> r{detail::working_copy(std::forward<E>(a)), {}, {}};
   const auto& s = r.LU.shape();
   shape_t<R - 1> ps{};

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tl/linalg/detail/autograd_decl.hpp"
 #include "tl/linalg/detail/batch.hpp"
 #include "tl/linalg/detail/getrf.hpp"
 
@@ -82,6 +83,9 @@ auto lu_solve(EL&& LU, EP&& pivots, EB&& B, bool left = true, bool adjoint = fal
   constexpr std::size_t RA = std::remove_cvref_t<EL>::rank, RB = std::remove_cvref_t<EB>::rank;
   static_assert(std::remove_cvref_t<EP>::rank == RA - 1, "tl: lu_solve's pivots have one dim less than LU");
   constexpr std::size_t BA = RA - 2, BB = RB - 2, BR = BA > BB ? BA : BB, RO = BR + 2;
+  if constexpr (detail::records_grad<T>())
+    if (tl::detail::must_record(LU) || tl::detail::must_record(B))
+      return detail::record_lu_solve(LU, pivots, B, left, adjoint);
   const auto lu = detail::working_copy(std::forward<EL>(LU));  // contiguous
   const tensor<std::int32_t, RA - 1> pv = tensor<std::int32_t, RA - 1>(std::forward<EP>(pivots)).contiguous();
   const auto b = detail::readable(std::forward<EB>(B));

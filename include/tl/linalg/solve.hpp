@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tl/linalg/detail/autograd_decl.hpp"
 #include "tl/linalg/lu_factor.hpp"
 #include "tl/linalg/lu_solve.hpp"
 
@@ -43,6 +44,8 @@ auto solve_impl(const char* op, EA&& A, EB&& B, bool left) {
   constexpr bool vec = solve_vector_rhs_v<RA, RB>;
   constexpr std::size_t BA = RA - 2, BB = vec ? RB - 1 : RB - 2, BR = BA > BB ? BA : BB;
   constexpr std::size_t RO = vec ? BR + 1 : BR + 2;
+  if constexpr (records_grad<T>())
+    if (tl::detail::must_record(A) || tl::detail::must_record(B)) return record_solve<Throw>(op, A, B, left);
   auto lu = working_copy(std::forward<EA>(A));
   const auto b = readable(std::forward<EB>(B));
   const auto& as = lu.shape();

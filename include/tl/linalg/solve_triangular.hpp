@@ -7,6 +7,7 @@
 /// auto x = tl::linalg::solve_triangular(L, b, /*upper=*/false);                  // L x = b
 /// auto y = tl::linalg::solve_triangular(U, c, /*upper=*/true, /*left=*/false);   // y U = c
 /// @endcode
+#include "tl/linalg/detail/autograd_decl.hpp"
 #include "tl/linalg/detail/batch.hpp"
 #include "tl/linalg/detail/trsm.hpp"
 #include "tl/linalg/lu_solve.hpp"
@@ -27,6 +28,9 @@ auto solve_triangular(EA&& A, EB&& B, bool upper, bool left = true, bool unitria
                 "tl: solve_triangular needs A and B of the same dtype (as torch); convert one with tl::astype");
   constexpr std::size_t RA = std::remove_cvref_t<EA>::rank, RB = std::remove_cvref_t<EB>::rank;
   constexpr std::size_t BA = RA - 2, BB = RB - 2, BR = BA > BB ? BA : BB, RO = BR + 2;
+  if constexpr (detail::records_grad<T>())
+    if (tl::detail::must_record(A) || tl::detail::must_record(B))
+      return detail::record_solve_triangular(A, B, upper, left, unitriangular);
   const auto a = detail::readable(std::forward<EA>(A));
   const auto b = detail::readable(std::forward<EB>(B));
   const auto& as = a.shape();

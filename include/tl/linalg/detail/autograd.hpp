@@ -1,0 +1,538 @@
+#pragma once
+/// @file autograd.hpp
+/// @brief Internal header: autograd rules of tl::linalg (included by tl/linalg/linalg.hpp when
+/// TL_AUTOGRAD is on). The formulas are torch's (FunctionsManual.cpp); every backward is written
+/// with recorded tl operations (matmul, solve, solve_triangular, inv, views, fused expressions),
+/// and where it reads the forward result it recomputes it with the recorded operation under
+/// create_graph, so second derivatives are exact.
+///
+/// - det: g conj(det) A^-H; slogdet: (g_logabsdet + i Im(conj(sign) g_sign)) A^-H. Both throw
+///   tl::linalg_error at an exactly singular matrix (det = 0) instead of returning NaNs.
+/// - inv: -A^-H G A^-H; solve: G_B = A^-H G (the system with A^H), G_A = -G_B X^H (right: -X^H G_B).
+/// - cholesky: A^-H-congruence of tril(L^H G_L) with the diagonal halved, symmetrized (Murray 2016).
+/// - solve_triangular: G_B from the system with A^H, G_A = -G_B X^H restricted to A's triangle.
+/// - lu_factor / lu (square): P L^-H (tril(L^H G_L, -1) + triu(G_U U^H)) U^-H.
+/// - lu_solve: G_B for every left/adjoint combination; G_LU for left = true, adjoint = false.
+/// - eigh: V (skew(V^H G_V) / E + diag(G_L)) V^H with E_ij = L_j - L_i; eigvalsh: V diag(G_L) V^H.
+///   (Repeated eigenvalues make E_ij zero: the eigenvector gradient is then infinite or NaN, as in
+///   torch.) eigh and eigvalsh get an overload here that records, since their header has no hook.
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "tl/linalg/cholesky.hpp"
+#include "tl/linalg/det.hpp"
+#include "tl/linalg/eigh.hpp"
+#include "tl/linalg/detail/autograd_decl.hpp"
+#include "tl/linalg/inv.hpp"
+#include "tl/linalg/lu.hpp"
+#include "tl/linalg/lu_factor.hpp"
+#include "tl/linalg/lu_solve.hpp"
+#include "tl/linalg/solve.hpp"
+#include "tl/linalg/solve_triangular.hpp"
+
+// The autograd layer relies on the reductions and ops being declared first (the umbrella order).
+#include "tl/reduce/reduce.hpp"
+
+#include "tl/ops/ops.hpp"
+
+#include "tl/autograd/autograd.hpp"
+
+namespace tl::linalg::detail {
+
+namespace ad = tl::detail;
+
+template <class V>
+struct grad_rules_included<V, std::void_t<V>> : std::true_type {};
+
+/// f() evaluated without recording.
+template <class F>
+auto unrecorded(F&& f) {
+  no_grad guard;
+  return f();
+}
+
+/// Whether the backward being run records itself (create_graph): then what it reads from the
+/// forward result is recomputed with recorded operations.
+inline bool backward_records() { return is_grad_enabled(); }
+
+/// g of shape [*] as [*, 1, 1] (a recorded view), to scale a batch of matrices.
+template <class G>
+tensor<typename G::value_type, G::rank + 2> as_matrix_scale(const G& g) {
+  constexpr std::size_t R = G::rank;
+  return g.unsqueeze(static_cast<index_t>(R)).unsqueeze(static_cast<index_t>(R + 1));
+}
+
+/// x (a batch of m x n matrices) with the entries outside tril(x, k) (or triu(x, k) when `upper`)
+/// set to zero and the main diagonal, where kept, scaled by `diag`.
+template <class X, class T = typename X::value_type, std::size_t R = X::rank>
+tensor<T, R> tri(const X& x, bool upper, index_t k, real_t<T> diag = 1) {
+  const index_t m = x.shape()[R - 2], n = x.shape()[R - 1];
+  tensor<T, 2> mask(shape_t<2>{m, n});
+  for (index_t i = 0; i < m; ++i)
+    for (index_t j = 0; j < n; ++j) {
+      const index_t d = j - i;
+      const bool keep = upper ? d >= k : d <= k;
+      mask.data()[i * n + j] = keep ? T(d == 0 ? diag : real_t<T>(1)) : T(0);
+    }
+  return ad::materialize(x * mask);
+}
+
+/// Throws for an exactly singular matrix (a zero determinant or sign) in the backward of `op`.
+template <class D, class T = typename D::value_type, std::size_t RB = D::rank>
+void require_nonsingular(const char* op, const D& d) {
+  const tensor<T, RB> c = d.detach().contiguous();
+  for (index_t b = 0; b < c.numel(); ++b)
+    if (c.data()[b] == T(0))
+      throw linalg_error(cat_str("tl::linalg::", op, ": backward: the input matrix", batch_note(b, RB > 0),
+                                 " is singular (its determinant is 0); the gradient at singular matrices is not "
+                                 "implemented"));
+}
+
+/// Records `name` for several outputs of dtype T or real_t<T> computed from one input `a`: the
+/// outputs are flattened and concatenated into one 1-D tensor (the node's output) and returned as
+/// views of it. bw(output gradients, a) returns a's gradient (outputs that received no gradient
+/// get zeros).
+template <class X, class Bwd, class... Outs>
+std::tuple<Outs...> record_multi(const char* name, const X& a, const std::tuple<Outs...>& outs, Bwd bw);
+
+template <class T, class... Outs, std::size_t... K>
+std::tuple<Outs...> split_outputs(const tensor<T, 1>& flat, const std::tuple<shape_t<Outs::rank>...>& shapes,
+                                  std::index_sequence<K...>) {
+  std::array<index_t, sizeof...(Outs) + 1> off{};
+  ((off[K + 1] = off[K] + tl::detail::numel(std::get<K>(shapes))), ...);
+  auto piece = [&](auto tag, const auto& s, index_t o) {
+    using Out = typename decltype(tag)::type;
+    const auto v = flat.narrow(0, o, tl::detail::numel(s)).reshape(s);
+    if constexpr (std::is_same_v<typename Out::value_type, T>) return Out(v);
+    else return Out(v.real().contiguous());  // a real output of a complex input
+  };
+  return std::tuple<Outs...>{piece(std::type_identity<Outs>{}, std::get<K>(shapes), off[K])...};
+}
+
+template <class X, class Bwd, class... Outs>
+std::tuple<Outs...> record_multi(const char* name, const X& a, const std::tuple<Outs...>& outs, Bwd bw) {
+  using T = typename X::value_type;
+  using F = tensor<T, 1>;
+  using shapes_t = std::tuple<shape_t<Outs::rank>...>;
+  const shapes_t shapes = std::apply([](const auto&... o) { return shapes_t{o.shape()...}; }, outs);
+  const index_t total = std::apply([](const auto&... o) { return (index_t{0} + ... + o.numel()); }, outs);
+  F flat(shape_t<1>{total});
+  {
+    index_t off = 0;
+    auto put = [&](const auto& o) {
+      const auto c = o.contiguous();
+      for (index_t i = 0; i < c.numel(); ++i) flat.data()[off + i] = T(c.data()[i]);
+      off += c.numel();
+    };
+    std::apply([&](const auto&... o) { (put(o), ...); }, outs);
+  }
+  using seq = std::index_sequence_for<Outs...>;
+  ad::record_fn(
+      name, flat,
+      [shapes, bw](const F& g, const std::tuple<X>& in, const F&, const std::array<bool, 1>&) {
+        return std::make_tuple(X(bw(split_outputs<T, Outs...>(g, shapes, seq{}), std::get<0>(in))));
+      },
+      std::array<bool, 1>{true}, false, a);
+  return split_outputs<T, Outs...>(flat, shapes, seq{});
+}
+
+// ---- determinants ------------------------------------------------------------------------------
+
+template <class E>
+tensor<ag_value_t<E>, ag_rank_v<E> - 2> record_det(const E& e) {
+  using T = value_of_t<E>;
+  constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  using M = tensor<T, R>;
+  using D = tensor<T, R - 2>;
+  const M a = ad::materialize_forward(e);
+  D d = unrecorded([&] { return tl::linalg::det(a); });
+  ad::record_fn(
+      "LinalgDetBackward", d,
+      [](const D& g, const std::tuple<M>& in, const D& res, const std::array<bool, 1>&) {
+        const M& x = std::get<0>(in);
+        const D dv = backward_records() ? tl::linalg::det(x) : res;
+        require_nonsingular("det", dv);
+        const M xi = tl::linalg::inv(x);
+        const D s = ad::materialize(g * tl::conj(dv));
+        return std::make_tuple(M(ad::materialize(as_matrix_scale(s) * xi.mH())));
+      },
+      std::array<bool, 1>{true}, true, a);
+  return d;
+}
+
+template <class E>
+slogdet_result<ag_value_t<E>, ag_rank_v<E> - 2> record_slogdet(const E& e) {
+  using T = value_of_t<E>;
+  constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  using M = tensor<T, R>;
+  using S = tensor<T, R - 2>;
+  using L = tensor<real_t<T>, R - 2>;
+  const M a = ad::materialize_forward(e);
+  auto r = unrecorded([&] { return tl::linalg::slogdet(a); });
+  auto [sign, logabsdet] = record_multi(
+      "LinalgSlogdetBackward", a, std::tuple<S, L>{r.sign, r.logabsdet},
+      [](const std::tuple<S, L>& gs, const M& x) {
+        const auto sl = tl::linalg::slogdet(x);  // recorded under create_graph
+        require_nonsingular("slogdet", sl.sign);
+        S h;
+        if constexpr (is_complex_v<T>)
+          h = ad::materialize(tl::astype<T>(std::get<1>(gs)) +
+                              tl::astype<T>(tl::imag(tl::conj(sl.sign) * std::get<0>(gs))) * T(0, 1));
+        else
+          h = std::get<1>(gs);
+        const M xi = tl::linalg::inv(x);
+        return M(ad::materialize(as_matrix_scale(h) * xi.mH()));
+      });
+  return slogdet_result<T, R - 2>{std::move(sign), std::move(logabsdet)};
+}
+
+// ---- inverse and solves ------------------------------------------------------------------------
+
+template <bool Throw, class E>
+inv_ex_result<ag_value_t<E>, ag_rank_v<E>> record_inv(const char* op, const E& e) {
+  using T = value_of_t<E>;
+  constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  using M = tensor<T, R>;
+  const M a = ad::materialize_forward(e);
+  auto r = unrecorded([&] { return inv_impl<Throw>(op, a); });
+  ad::record_fn(
+      "LinalgInvBackward", r.inverse,
+      [](const M& g, const std::tuple<M>& in, const M& res, const std::array<bool, 1>&) {
+        const M y = backward_records() ? tl::linalg::inv(std::get<0>(in)) : res;
+        const M yh = y.mH();
+        return std::make_tuple(M(ad::materialize(-tl::matmul(tl::matmul(yh, g), yh))));
+      },
+      std::array<bool, 1>{true}, true, a);
+  return r;
+}
+
+template <bool Throw, class EA, class EB>
+solve_ex_result<ag_value_t<EA>, ag_solve_rank_v<ag_rank_v<EA>, ag_rank_v<EB>>, ag_rank_v<EA> - 2> record_solve(
+    const char* op, const EA& ea, const EB& eb, bool left) {
+  using T = value_of_t<EA>;
+  constexpr std::size_t RA = std::remove_cvref_t<EA>::rank, RB = std::remove_cvref_t<EB>::rank;
+  constexpr bool vec = solve_vector_rhs_v<RA, RB>;
+  using MA = tensor<T, RA>;
+  using MB = tensor<T, RB>;
+  const MA a = ad::materialize_forward(ea);
+  const MB b = ad::materialize_forward(eb);
+  auto r = unrecorded([&] { return solve_impl<Throw>(op, a, b, left); });
+  using X = decltype(r.result);
+  ad::record_fn(
+      "LinalgSolveBackward", r.result,
+      [left](const X& g, const std::tuple<MA, MB>& in, const X& res, const std::array<bool, 2>& need) {
+        const MA& x_a = std::get<0>(in);
+        const MB& x_b = std::get<1>(in);
+        const X x = backward_records() ? tl::linalg::solve(x_a, x_b, left) : res;
+        const X gb = tl::linalg::solve(x_a.mH(), g, left);  // A^-H G (left) or G A^-H (right)
+        MA ga = ad::undefined_tensor<T, RA>();
+        MB gbo = ad::undefined_tensor<T, RB>();
+        if (need[1]) gbo = ad::sum_to(gb, x_b.shape());
+        if (need[0]) {
+          if constexpr (vec)
+            ga = ad::sum_to(-tl::matmul(gb.unsqueeze(-1), x.unsqueeze(-1).mH()), x_a.shape());
+          else if (left)
+            ga = ad::sum_to(-tl::matmul(gb, x.mH()), x_a.shape());
+          else
+            ga = ad::sum_to(-tl::matmul(x.mH(), gb), x_a.shape());
+        }
+        return std::make_tuple(ga, gbo);
+      },
+      std::array<bool, 2>{true, true}, true, a, b);
+  return r;
+}
+
+template <class EA, class EB>
+tensor<ag_value_t<EA>, std::max(ag_rank_v<EA>, ag_rank_v<EB>)> record_solve_triangular(const EA& ea, const EB& eb,
+                                                                                      bool upper, bool left,
+                                                                                      bool unitriangular) {
+  using T = value_of_t<EA>;
+  constexpr std::size_t RA = std::remove_cvref_t<EA>::rank, RB = std::remove_cvref_t<EB>::rank;
+  using MA = tensor<T, RA>;
+  using MB = tensor<T, RB>;
+  const MA a = ad::materialize_forward(ea);
+  const MB b = ad::materialize_forward(eb);
+  auto x = unrecorded([&] { return tl::linalg::solve_triangular(a, b, upper, left, unitriangular); });
+  using X = decltype(x);
+  ad::record_fn(
+      "LinalgSolveTriangularBackward", x,
+      [upper, left, unitriangular](const X& g, const std::tuple<MA, MB>& in, const X& res,
+                                   const std::array<bool, 2>& need) {
+        const MA& x_a = std::get<0>(in);
+        const MB& x_b = std::get<1>(in);
+        const X xs = backward_records() ? tl::linalg::solve_triangular(x_a, x_b, upper, left, unitriangular) : res;
+        const X gb = tl::linalg::solve_triangular(x_a.mH(), g, !upper, left, unitriangular);
+        MA ga = ad::undefined_tensor<T, RA>();
+        MB gbo = ad::undefined_tensor<T, RB>();
+        if (need[1]) gbo = ad::sum_to(gb, x_b.shape());
+        if (need[0]) {
+          const X full = ad::materialize(-(left ? tl::matmul(gb, xs.mH()) : tl::matmul(xs.mH(), gb)));
+          const index_t k = upper ? (unitriangular ? 1 : 0) : (unitriangular ? -1 : 0);
+          ga = ad::sum_to(tri(full, upper, k), x_a.shape());
+        }
+        return std::make_tuple(ga, gbo);
+      },
+      std::array<bool, 2>{true, true}, true, a, b);
+  return x;
+}
+
+template <bool Throw, class E>
+cholesky_ex_result<ag_value_t<E>, ag_rank_v<E>> record_cholesky(const char* op, const E& e, bool upper) {
+  using T = value_of_t<E>;
+  constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  using M = tensor<T, R>;
+  const M a = ad::materialize_forward(e);
+  auto r = unrecorded([&] { return cholesky_impl<Throw>(op, a, upper); });
+  ad::record_fn(
+      "LinalgCholeskyBackward", r.L,
+      [upper](const M& g, const std::tuple<M>& in, const M& res, const std::array<bool, 1>&) {
+        const M f = backward_records() ? tl::linalg::cholesky(std::get<0>(in), upper) : res;
+        const M l = upper ? M(f.mH()) : f;   // A = L L^H
+        const M gl = upper ? M(g.mH()) : g;
+        const M phi = tri(tl::matmul(l.mH(), gl), false, 0, real_t<T>(0.5));
+        const M y = tl::linalg::solve_triangular(l.mH(), phi, true);     // L^-H phi
+        const M ga = tl::linalg::solve_triangular(l, y, false, false);  // L^-H phi L^-1
+        return std::make_tuple(M(ad::materialize((ga + ga.mH()) * real_t<T>(0.5))));
+      },
+      std::array<bool, 1>{true}, true, a);
+  return r;
+}
+
+// ---- LU ----------------------------------------------------------------------------------------
+
+/// The permutation matrices P (A = P L U) of a batch of m x m factorizations from their 1-based
+/// pivots [*, k] (constants: pivots carry no gradient).
+template <class T, class PV, std::size_t RP = PV::rank>
+tensor<T, RP + 1> permutation_matrices(const PV& pivots, index_t m) {
+  const tensor<std::int32_t, RP> pv = pivots.contiguous();
+  const index_t k = pv.shape()[RP - 1];
+  shape_t<RP + 1> s{};
+  for (std::size_t q = 0; q + 1 < RP; ++q) s[q] = pv.shape()[q];
+  s[RP - 1] = s[RP] = m;
+  tensor<T, RP + 1> p = zeros<T>(s);
+  const index_t nb = k > 0 ? pv.numel() / k : tl::detail::numel(s) / std::max<index_t>(m * m, 1);
+  std::vector<index_t> perm(static_cast<std::size_t>(m));
+  for (index_t b = 0; b < nb; ++b) {
+    std::iota(perm.begin(), perm.end(), index_t{0});
+    for (index_t i = 0; i < k; ++i)
+      std::swap(perm[static_cast<std::size_t>(i)], perm[static_cast<std::size_t>(pv.data()[b * k + i] - 1)]);
+    for (index_t i = 0; i < m; ++i) p.data()[b * m * m + perm[static_cast<std::size_t>(i)] * m + i] = T(1);
+  }
+  return p;
+}
+
+/// Throws for the backward of an LU factorization of a non-square matrix (not implemented).
+template <std::size_t R>
+void require_square_lu(const char* op, const shape_t<R>& s) {
+  if (s[R - 2] != s[R - 1])
+    throw linalg_error(cat_str("tl::linalg::", op, ": backward for a non-square input of shape ", shape_str(s),
+                               " is not implemented; only square matrices are differentiable"));
+}
+
+/// The gradient of A = P L U (square) from those of L (unit lower) and U (upper):
+/// P L^-H (tril(L^H G_L, -1) + triu(G_U U^H)) U^-H.
+template <class M>
+M lu_backward_square(const M& p, const M& l, const M& u, const M& gl, const M& gu) {
+  const M phi = ad::materialize(tri(M(tl::matmul(l.mH(), gl)), false, -1) + tri(M(tl::matmul(gu, u.mH())), true, 0));
+  const M y = tl::linalg::solve_triangular(l.mH(), phi, true, true, true);  // L^-H phi
+  const M z = tl::linalg::solve_triangular(u.mH(), y, false, false);        // L^-H phi U^-H
+  return tl::matmul(p, z);
+}
+
+/// L (unit lower, with its diagonal) and U of a packed square LU factorization, as recorded views.
+template <class M, class T = typename M::value_type, std::size_t R = M::rank>
+std::pair<M, M> unpack_lu(const M& f) {
+  const index_t n = f.shape()[R - 1];
+  const tensor<T, 2> id = tl::eye<T>(n);
+  return {ad::materialize(tri(f, false, -1) + id), tri(f, true, 0)};
+}
+
+template <class E>
+lu_factor_ex_result<ag_value_t<E>, ag_rank_v<E>> record_lu_factor_ex(const E& e, bool pivot, bool check_errors) {
+  using T = value_of_t<E>;
+  constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  using M = tensor<T, R>;
+  const M a = ad::materialize_forward(e);
+  auto r = unrecorded([&] { return tl::linalg::lu_factor_ex(a, pivot, check_errors); });
+  ad::record_fn(
+      "LinalgLuFactorExBackward", r.LU,
+      [piv = r.pivots, pivot](const M& g, const std::tuple<M>& in, const M& res, const std::array<bool, 1>&) {
+        const M& x = std::get<0>(in);
+        const M f = backward_records() ? tl::linalg::lu_factor_ex(x, pivot).LU : res;
+        require_square_lu("lu_factor", x.shape());
+        const index_t m = f.shape()[R - 2];
+        const auto [l, u] = unpack_lu(f);
+        const M p = permutation_matrices<T>(piv, m);
+        return std::make_tuple(lu_backward_square(p, l, u, tri(g, false, -1), tri(g, true, 0)));
+      },
+      std::array<bool, 1>{true}, true, a);
+  return r;
+}
+
+template <class E>
+lu_result<ag_value_t<E>, ag_rank_v<E>> record_lu(const E& e, bool pivot) {
+  using T = value_of_t<E>;
+  constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  using M = tensor<T, R>;
+  const M a = ad::materialize_forward(e);
+  auto r = unrecorded([&] { return tl::linalg::lu(a, pivot); });
+  auto [p, l, u] = record_multi("LinalgLuBackward", a, std::tuple<M, M, M>{r.P, r.L, r.U},
+                                [pivot](const std::tuple<M, M, M>& gs, const M& x) {
+                                  require_square_lu("lu", x.shape());
+                                  const lu_result<T, R> f = backward_records()
+                                                                ? tl::linalg::lu(x, pivot)
+                                                                : unrecorded([&] { return tl::linalg::lu(x, pivot); });
+                                  return lu_backward_square(M(f.P.detach()), f.L, f.U,
+                                                            tri(std::get<1>(gs), false, -1), std::get<2>(gs));
+                                });
+  return lu_result<T, R>{std::move(p), std::move(l), std::move(u)};
+}
+
+template <class EL, class EP, class EB>
+tensor<ag_value_t<EL>, std::max(ag_rank_v<EL>, ag_rank_v<EB>)> record_lu_solve(const EL& el, const EP& ep,
+                                                                              const EB& eb, bool left, bool adjoint) {
+  using T = value_of_t<EL>;
+  constexpr std::size_t RA = std::remove_cvref_t<EL>::rank, RB = std::remove_cvref_t<EB>::rank;
+  using MA = tensor<T, RA>;
+  using MB = tensor<T, RB>;
+  const MA f = ad::materialize_forward(el);
+  const tensor<std::int32_t, RA - 1> piv = tensor<std::int32_t, RA - 1>(ep).contiguous();
+  const MB b = ad::materialize_forward(eb);
+  auto x = unrecorded([&] { return tl::linalg::lu_solve(f, piv, b, left, adjoint); });
+  using X = decltype(x);
+  ad::record_fn(
+      "LinalgLuSolveBackward", x,
+      [piv, left, adjoint](const X& g, const std::tuple<MA, MB>& in, const X& res, const std::array<bool, 2>& need) {
+        const MA& x_f = std::get<0>(in);
+        const MB& x_b = std::get<1>(in);
+        // G_B solves the system with op(A)^H.
+        const X gb = tl::linalg::lu_solve(x_f, piv, g, left, !adjoint);
+        MA gf = ad::undefined_tensor<T, RA>();
+        MB gbo = ad::undefined_tensor<T, RB>();
+        if (need[1]) gbo = ad::sum_to(gb, x_b.shape());
+        if (need[0]) {
+          if (!left || adjoint)
+            throw linalg_error(cat_str("tl::linalg::lu_solve: backward with respect to LU is implemented for left = "
+                                       "true and adjoint = false only (got left = ",
+                                       left, ", adjoint = ", adjoint, ")"));
+          const X xs = backward_records() ? tl::linalg::lu_solve(x_f, piv, x_b, left, adjoint) : res;
+          // X = U^-1 L^-1 P^T B: G_R = -U^-H G X^H, G_U = triu(G_R), G_L = tril(L^-H G_R U^H, -1).
+          const X gr = tl::linalg::solve_triangular(x_f.mH(), X(-tl::matmul(g, xs.mH())), false);
+          const X gr_l = tl::linalg::solve_triangular(x_f.mH(), gr, true, true, true);
+          const MA u = tri(x_f, true, 0);
+          const X gfull = ad::materialize(tri(X(tl::matmul(gr_l, u.mH())), false, -1) + tri(gr, true, 0));
+          gf = ad::sum_to(gfull, x_f.shape());
+        }
+        return std::make_tuple(gf, gbo);
+      },
+      std::array<bool, 2>{true, true}, true, f, b);
+  return x;
+}
+
+}  // namespace tl::linalg::detail
+
+namespace tl::linalg {
+
+/// @brief eigh (see tl/linalg/eigh.hpp) for inputs that may require grad: records the
+/// decomposition when they do (the gradient of the eigenvectors is infinite or NaN for repeated
+/// eigenvalues, as in torch).
+template <expression E>
+  requires(detail::records_grad<detail::value_of_t<E>>())
+auto eigh(E&& A, std::string_view UPLO = "L") {
+  if (tl::detail::must_record(A)) return detail::record_eigh(A, UPLO);
+  return detail::eigh_impl<true>("eigh", std::forward<E>(A), UPLO);
+}
+
+/// @brief eigvalsh (see tl/linalg/eigh.hpp) for inputs that may require grad.
+template <expression E>
+  requires(detail::records_grad<detail::value_of_t<E>>())
+auto eigvalsh(E&& A, std::string_view UPLO = "L") {
+  if (tl::detail::must_record(A)) return detail::record_eigvalsh(A, UPLO);
+  return detail::eigh_impl<false>("eigvalsh", std::forward<E>(A), UPLO).eigenvalues;
+}
+
+}  // namespace tl::linalg
+
+namespace tl::linalg::detail {
+
+// ---- Hermitian eigendecomposition -------------------------------------------------------------
+
+/// A batch of diagonal matrices [*, n, n] of dtype T from d [*, n] (recorded).
+template <class T, class D>
+tensor<T, D::rank + 1> diag_matrices(const D& d) {
+  const index_t n = d.shape()[D::rank - 1];
+  const tensor<T, D::rank> dt = ad::materialize(tl::astype<T>(d));
+  return ad::materialize(dt.unsqueeze(-1) * tl::eye<T>(n));
+}
+
+/// The gradient of A from those of the eigenvalues L and eigenvectors V of A = V diag(L) V^H.
+template <class M, class L>
+M eigh_backward(const L& w, const M& v, const L& gw, const M& gv) {
+  using T = typename M::value_type;
+  const index_t n = v.shape()[M::rank - 1];
+  const tensor<T, 2> id = tl::eye<T>(n);
+  const tensor<T, 2> offd = ad::materialize(T(1) - id);
+  const M vhgv = tl::matmul(v.mH(), gv);
+  if constexpr (is_complex_v<T>) {
+    // A loss that depends on the phases of the eigenvectors (not determined by A) has no gradient:
+    // Im(diag(V^H G_V)) must vanish (torch checks the same, with the same tolerance).
+    const M d = vhgv.detach().contiguous();
+    const index_t nb = n > 0 ? d.numel() / (n * n) : 0;
+    for (index_t b = 0; b < nb; ++b)
+      for (index_t i = 0; i < n; ++i)
+        if (const auto im = d.data()[b * n * n + i * (n + 1)].im; std::abs(im) > 1e-2)
+          throw linalg_error(cat_str("tl::linalg::eigh: backward: the loss depends on the phase of the eigenvectors",
+                                     batch_note(b, M::rank > 2), " (Im(diag(V^H grad_V)) = ", im,
+                                     "), which eigh does not determine; use a phase-invariant function of them"));
+  }
+  // Projected onto the skew-Hermitian matrices (the tangent space of the unitary group).
+  const M skew = ad::materialize((vhgv - vhgv.mH()) * real_t<T>(0.5));
+  const L wi = w;
+  const M e = ad::materialize(tl::astype<T>(wi.unsqueeze(-2) - wi.unsqueeze(-1)) + id);  // E_ij = L_j - L_i
+  const M inner = ad::materialize(skew / e * offd + diag_matrices<T>(gw));
+  return tl::matmul(tl::matmul(v, inner), v.mH());
+}
+
+template <class E>
+eigh_result<ag_value_t<E>, ag_rank_v<E>> record_eigh(const E& e, std::string_view uplo) {
+  using T = value_of_t<E>;
+  constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  using M = tensor<T, R>;
+  using L = tensor<real_t<T>, R - 1>;
+  const M a = ad::materialize_forward(e);
+  auto r = unrecorded([&] { return eigh_impl<true>("eigh", a, uplo); });
+  auto [w, v] = record_multi("LinalgEighBackward", a, std::tuple<L, M>{r.eigenvalues, r.eigenvectors},
+                             [u = std::string(uplo)](const std::tuple<L, M>& gs, const M& x) {
+                               const auto f = backward_records() ? tl::linalg::eigh(x, u)
+                                                                 : unrecorded([&] { return tl::linalg::eigh(x, u); });
+                               return eigh_backward(f.eigenvalues, f.eigenvectors, std::get<0>(gs), std::get<1>(gs));
+                             });
+  return eigh_result<T, R>{std::move(w), std::move(v)};
+}
+
+template <class E>
+tensor<real_t<ag_value_t<E>>, ag_rank_v<E> - 1> record_eigvalsh(const E& e, std::string_view uplo) {
+  using T = value_of_t<E>;
+  constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  using M = tensor<T, R>;
+  using L = tensor<real_t<T>, R - 1>;
+  const M a = ad::materialize_forward(e);
+  L w = unrecorded([&] { return eigh_impl<false>("eigvalsh", a, uplo).eigenvalues; });
+  auto [wo] = record_multi("LinalgEigvalshBackward", a, std::tuple<L>{w},
+                           [u = std::string(uplo)](const std::tuple<L>& gs, const M& x) {
+                             const auto f = backward_records() ? tl::linalg::eigh(x, u)
+                                                               : unrecorded([&] { return tl::linalg::eigh(x, u); });
+                             const M& v = f.eigenvectors;
+                             return M(tl::matmul(tl::matmul(v, diag_matrices<T>(std::get<0>(gs))), v.mH()));
+                           });
+  return wo;
+}
+
+}  // namespace tl::linalg::detail
