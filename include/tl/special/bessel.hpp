@@ -166,5 +166,35 @@ struct unary_rule<tl::special::detail::spherical_j0_fn> {
     return tl::where(c == 0, 0, g * (tl::cos(c) - tl::special::spherical_bessel_j0(c)) / c);
   }
 };
+// J0' = -J1, J1' = J0 - J1 / x (1/2 at 0), Y0' = -Y1, Y1' = Y0 - Y1 / x. (torch 1.13 defines no
+// derivative for these; airy_ai has none here either, as in torch: no gradient flows through it.)
+template <>
+struct unary_rule<tl::special::detail::bessel_j0_fn> {
+  template <class C, class G>
+  static auto d(const tl::special::detail::bessel_j0_fn&, const C& c, const G& g) {
+    return -(g * tl::special::bessel_j1(c));
+  }
+};
+template <>
+struct unary_rule<tl::special::detail::bessel_j1_fn> {
+  template <class C, class G>
+  static auto d(const tl::special::detail::bessel_j1_fn&, const C& c, const G& g) {
+    return g * tl::where(c == 0, 0.5, tl::special::bessel_j0(c) - tl::special::bessel_j1(c) / c);
+  }
+};
+template <>
+struct unary_rule<tl::special::detail::bessel_y0_fn> {
+  template <class C, class G>
+  static auto d(const tl::special::detail::bessel_y0_fn&, const C& c, const G& g) {
+    return -(g * tl::special::bessel_y1(c));
+  }
+};
+template <>
+struct unary_rule<tl::special::detail::bessel_y1_fn> {
+  template <class C, class G>
+  static auto d(const tl::special::detail::bessel_y1_fn&, const C& c, const G& g) {
+    return g * (tl::special::bessel_y0(c) - tl::special::bessel_y1(c) / c);
+  }
+};
 }  // namespace tl::detail
 #endif

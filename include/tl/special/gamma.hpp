@@ -140,6 +140,14 @@ struct unary_rule<tl::special::detail::gammaln_fn> {
     return g * tl::special::digamma(c);
   }
 };
+// Gamma' = Gamma psi; gammasgn has no rule (piecewise constant: no gradient, as round).
+template <>
+struct unary_rule<tl::special::detail::tgamma_fn> {
+  template <class C, class G>
+  static auto d(const tl::special::detail::tgamma_fn&, const C& c, const G& g) {
+    return g * tl::special::tgamma(c) * tl::special::digamma(c);
+  }
+};
 template <>
 struct unary_rule<tl::special::detail::digamma_fn> {
   template <class C, class G>

@@ -10,8 +10,10 @@
 /// tl::tensor<double, 1> p = ts::gammainc(a, x);   // P(a, x)
 /// tl::tensor<double, 1> z = ts::zeta(2.0, q);     // sum_k (q + k)^-2
 /// @endcode
+#include <string>
 #include <utility>
 
+#include "tl/core/error.hpp"
 #include "tl/expr/node.hpp"
 #include "tl/special/detail/igamma_kernel.hpp"
 
@@ -31,39 +33,57 @@ struct zeta_fn : lanewise_binary<zeta_fn> {
 };
 }  // namespace detail
 
+namespace detail {
+/// torch 1.13 has no derivative of gammainc and gammaincc in a nor of zeta in x: with autograd,
+/// building the expression with that operand requiring grad throws tl::autograd_error.
+template <class Op, class A, class B>
+auto make_binary_grad_right_only(A&& a, B&& b) {
+  auto e = tl::detail::make_binary<Op>(std::forward<A>(a), std::forward<B>(b));
+#if TL_AUTOGRAD
+  if (tl::detail::any_requires_grad(e.l))
+    throw tl::autograd_error(std::string("tl::special::") + Op::name + ": the derivative with respect to its first argument (" +
+                             (std::string(Op::name) == "zeta" ? "x" : "a") + ") is not implemented (as in torch); it requires grad here");
+#endif
+  return e;
+}
+}  // namespace detail
+
 /// @brief Regularized lower incomplete gamma function P(a, x) = gamma(a, x) / Gamma(a)
 /// (torch.special.gammainc). NaN for a < 0, x < 0 and at a = x = 0; 1 for a = 0 < x and x = inf;
-/// 0 at x = 0 and a = inf.
-TL_SPECIAL_BINARY_FACTORY(gammainc)
+/// 0 at x = 0 and a = inf. Differentiable in x only.
+template <class A, class X>
+  requires tl::detail::binary_operands<A, X>
+auto gammainc(A&& a, X&& x) {
+  return detail::make_binary_grad_right_only<detail::gammainc_fn>(std::forward<A>(a), std::forward<X>(x));
+}
 /// @brief Regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x) (torch.special.gammaincc),
-/// accurate where it is small.
-TL_SPECIAL_BINARY_FACTORY(gammaincc)
+/// accurate where it is small. Differentiable in x only.
+template <class A, class X>
+  requires tl::detail::binary_operands<A, X>
+auto gammaincc(A&& a, X&& x) {
+  return detail::make_binary_grad_right_only<detail::gammaincc_fn>(std::forward<A>(a), std::forward<X>(x));
+}
 /// @brief Hurwitz zeta function sum_k>=0 (q + k)^-x (torch.special.zeta): inf at x = 1 and at
-/// q = 0, -1, -2, ...; NaN for x < 1 and for negative q with non-integer x.
-TL_SPECIAL_BINARY_FACTORY(zeta)
+/// q = 0, -1, -2, ...; NaN for x < 1 and for negative q with non-integer x. Differentiable in q only.
+template <class X, class Q>
+  requires tl::detail::binary_operands<X, Q>
+auto zeta(X&& x, Q&& q) {
+  return detail::make_binary_grad_right_only<detail::zeta_fn>(std::forward<X>(x), std::forward<Q>(q));
+}
 
 }  // namespace tl::special
 
 #if TL_AUTOGRAD
 #include "tl/autograd/detail/adjoint.hpp"
-#include "tl/core/error.hpp"
 #include "tl/special/gamma.hpp"
-
-namespace tl::special::detail {
-/// Rules that torch 1.13 does not implement: a clear error when a gradient would flow there.
-[[noreturn]] inline void no_derivative(const char* what) {
-  throw tl::autograd_error(std::string("tl::special::") + what + " is not implemented (as in torch)");
-}
-}  // namespace tl::special::detail
 
 namespace tl::detail {
 // d/dx P(a, x) = x^(a-1) e^-x / Gamma(a) = -d/dx Q(a, x); d/da: not implemented (torch).
 template <>
 struct binary_rule<tl::special::detail::gammainc_fn> {
   template <class L, class R, class G>
-  static auto dl(const tl::special::detail::gammainc_fn&, const L&, const R&, const G& g) {
-    tl::special::detail::no_derivative("gammainc: the derivative with respect to a");
-    return g;
+  static no_adjoint dl(const tl::special::detail::gammainc_fn&, const L&, const R&, const G&) {
+    return {};  // not implemented (torch): the factory refuses an operand that requires grad
   }
   template <class L, class R, class G>
   static auto dr(const tl::special::detail::gammainc_fn&, const L& l, const R& r, const G& g) {
@@ -73,9 +93,8 @@ struct binary_rule<tl::special::detail::gammainc_fn> {
 template <>
 struct binary_rule<tl::special::detail::gammaincc_fn> {
   template <class L, class R, class G>
-  static auto dl(const tl::special::detail::gammaincc_fn&, const L&, const R&, const G& g) {
-    tl::special::detail::no_derivative("gammaincc: the derivative with respect to a");
-    return g;
+  static no_adjoint dl(const tl::special::detail::gammaincc_fn&, const L&, const R&, const G&) {
+    return {};  // not implemented (torch): the factory refuses an operand that requires grad
   }
   template <class L, class R, class G>
   static auto dr(const tl::special::detail::gammaincc_fn&, const L& l, const R& r, const G& g) {
@@ -86,9 +105,8 @@ struct binary_rule<tl::special::detail::gammaincc_fn> {
 template <>
 struct binary_rule<tl::special::detail::zeta_fn> {
   template <class L, class R, class G>
-  static auto dl(const tl::special::detail::zeta_fn&, const L&, const R&, const G& g) {
-    tl::special::detail::no_derivative("zeta: the derivative with respect to x");
-    return g;
+  static no_adjoint dl(const tl::special::detail::zeta_fn&, const L&, const R&, const G&) {
+    return {};  // not implemented (torch): the factory refuses an operand that requires grad
   }
   template <class L, class R, class G>
   static auto dr(const tl::special::detail::zeta_fn&, const L& l, const R& r, const G& g) {
