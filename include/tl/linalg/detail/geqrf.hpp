@@ -27,7 +27,7 @@
 namespace tl::linalg::detail {
 
 /// Panel width of the blocked QR.
-inline constexpr index_t qr_block = 32;
+inline constexpr index_t qr_block = 64;
 
 template <class T>
 TL_INLINE real_t<T> abs2(const T& v) {
@@ -54,6 +54,18 @@ real_t<T> norm2(const T* x, index_t n) {
     for (index_t i = 0; i < n; ++i) s += abs2(T(x[i] / scale));
   }
   return scale * std::sqrt(s);
+}
+
+/// sum_i conj(x_i) y_i over n contiguous values (packet dot products for real types).
+template <class T>
+T dotc(const T* x, const T* y, index_t n) {
+  if constexpr (!is_complex_v<T>) {
+    return dot_contiguous(x, y, n);
+  } else {
+    T s(0);
+    for (index_t i = 0; i < n; ++i) s += conj_if(x[i], true) * y[i];
+    return s;
+  }
 }
 
 /// Generates an elementary reflector (LAPACK's larfg): given alpha and x (n - 1 contiguous values),
@@ -109,9 +121,7 @@ void apply_reflector_left(index_t m, index_t n, const T* v, T tau, T* c, index_t
   const T ct = conj_if(tau, true);
   for (index_t j = 0; j < n; ++j) {
     T* cj = c + j * ldc;
-    T w = cj[0];
-    for (index_t i = 1; i < m; ++i) w += conj_if(v[i], true) * cj[i];
-    w *= ct;
+    const T w = ct * (cj[0] + dotc(v + 1, cj + 1, m - 1));
     cj[0] -= w;
     for (index_t i = 1; i < m; ++i) cj[i] -= v[i] * w;
   }
@@ -161,10 +171,7 @@ void block_reflector(index_t m, index_t kb, const T* a, index_t lda, const T* ta
     const T* vj = v + j * m;
     std::vector<T> w(static_cast<std::size_t>(j));
     for (index_t p = 0; p < j; ++p) {
-      const T* vp = v + p * m;
-      T s(0);
-      for (index_t i = j; i < m; ++i) s += conj_if(vp[i], true) * vj[i];
-      w[static_cast<std::size_t>(p)] = s;
+      w[static_cast<std::size_t>(p)] = j < m ? dotc(v + p * m + j, vj + j, m - j) : T(0);
     }
     for (index_t i = 0; i < j; ++i) {
       T s(0);
@@ -203,6 +210,25 @@ void apply_block_reflector_left(index_t m, index_t n, index_t kb, const T* v, co
   gemm<T>(m, n, kb, T(-1), mat_ref<T>{v, 1, m, false}, mat_ref<T>{work, 1, kb, false}, T(1), c, 1, ldc);
 }
 
+/// QR of an m x n panel (n <= qr_block), recursively: the left half, its block reflector applied
+/// to the right half through the GEMM, then the right half below the left one's rows. Columns
+/// of at most 16 are factored one by one.
+template <class T>
+void geqrf_panel(index_t m, index_t n, T* a, index_t lda, T* tau) {
+  const index_t k = std::min(m, n);
+  if (n <= 16 || k <= 16) {
+    geqr2(m, n, a, lda, tau);
+    return;
+  }
+  const index_t n1 = k / 2;  // reflectors of the left part (k may be m < n)
+  geqrf_panel(m, n1, a, lda, tau);
+  std::vector<T> v(static_cast<std::size_t>(m * n1)), t(static_cast<std::size_t>(n1 * n1)),
+      work(static_cast<std::size_t>(n1 * (n - n1)));
+  block_reflector(m, n1, a, lda, tau, v.data(), t.data());
+  apply_block_reflector_left(m, n - n1, n1, v.data(), t.data(), true, a + n1 * lda, lda, work.data());
+  geqrf_panel(m - n1, n - n1, a + n1 + n1 * lda, lda, tau + n1);
+}
+
 /// Blocked QR of the m x n column-major matrix a (leading dimension lda) in place; tau gets
 /// min(m, n) values (LAPACK's geqrf).
 template <class T>
@@ -210,7 +236,7 @@ void geqrf_cm(index_t m, index_t n, T* a, index_t lda, T* tau) {
   const index_t k = std::min(m, n);
   if (k == 0) return;
   if (k <= qr_block || n <= qr_block) {
-    geqr2(m, n, a, lda, tau);
+    geqrf_panel(m, n, a, lda, tau);
     return;
   }
   std::vector<T> v(static_cast<std::size_t>(m * qr_block)), t(static_cast<std::size_t>(qr_block * qr_block)),
@@ -218,7 +244,7 @@ void geqrf_cm(index_t m, index_t n, T* a, index_t lda, T* tau) {
   for (index_t j0 = 0; j0 < k; j0 += qr_block) {
     const index_t kb = std::min(qr_block, k - j0);
     T* aj = a + j0 + j0 * lda;
-    geqr2(m - j0, kb, aj, lda, tau + j0);
+    geqrf_panel(m - j0, kb, aj, lda, tau + j0);
     if (j0 + kb < n) {
       block_reflector(m - j0, kb, aj, lda, tau + j0, v.data(), t.data());
       apply_block_reflector_left(m - j0, n - j0 - kb, kb, v.data(), t.data(), true, aj + kb * lda, lda,

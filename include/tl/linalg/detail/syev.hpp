@@ -50,12 +50,9 @@ void hetrd_lower(index_t n, T* w, real_t<T>* d, real_t<T>* e, T* tau) {
     for (index_t j = 0; j < s; ++j) {
       const T* sj = S + j * n;
       const T vj = v[j];
-      T acc = T(real_part(sj[j])) * vj;
-      for (index_t q = j + 1; q < s; ++q) {
-        p[static_cast<std::size_t>(q)] += sj[q] * vj;
-        acc += conj_if(sj[q], true) * v[q];
-      }
-      p[static_cast<std::size_t>(j)] += acc;
+      T* pc = p.data();
+      for (index_t q = j + 1; q < s; ++q) pc[q] += sj[q] * vj;
+      pc[j] += T(real_part(sj[j])) * vj + dotc(sj + j + 1, v + j + 1, s - j - 1);
     }
     T pv(0);
     for (index_t q = 0; q < s; ++q) {
