@@ -1,0 +1,121 @@
+// Backward passes of tl::linalg (det, inv, solve, cholesky) at n = 256 in double: one forward and
+// one backward of a scalar loss, against LibTorch's autograd in the same run (both on one thread).
+//
+//   det:      loss = det(A)        (A = I + entries of size 0.5 / sqrt(n): a determinant of moderate size)
+//   inv:      loss = sum(inv(A) * W)
+//   solve:    loss = sum(solve(A, B) * W), B n x 16, gradients for A and B
+//   cholesky: loss = sum(cholesky(S) * W), S symmetric positive-definite
+//
+// Items processed count matrices (one forward + backward each).
+#define TL_AUTOGRAD 1
+
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include <tl/tensor.hpp>
+
+#ifdef TL_BENCH_HAVE_TORCH
+#include <torch/torch.h>
+#endif
+
+namespace {
+
+constexpr tl::index_t kN = 256, kRhs = 16;
+
+void single_thread() {
+  if (tl::get_num_threads() != 1) tl::set_num_threads(1);
+#ifdef TL_BENCH_HAVE_TORCH
+  static const bool interop = [] {
+    try {
+      at::set_num_interop_threads(1);
+    } catch (const std::exception&) {
+    }
+    return true;
+  }();
+  (void)interop;
+  at::set_num_threads(1);
+#endif
+}
+
+/// A deterministic m x n matrix with entries sin(...) * scale and `shift` on the diagonal. With
+/// `spd`, A A^T / n + I instead.
+tl::tensor<double, 2> make(tl::index_t m, tl::index_t n, double shift, double seed, bool spd = false,
+                           double scale = 1.0) {
+  tl::tensor<double, 2> a(tl::shape_t<2>{m, n});
+  for (tl::index_t i = 0; i < m * n; ++i)
+    a.data()[i] = scale * std::sin(0.37 * static_cast<double>(i) + seed) + ((i / n == i % n) ? shift : 0.0);
+  if (!spd) return a;
+  tl::tensor<double, 2> s = tl::matmul(a, a.mT()) / static_cast<double>(n) + tl::eye<double>(m);
+  return s;
+}
+
+enum class op { det, inv, solve, cholesky };
+
+template <op Op>
+void BM_tl_backward(benchmark::State& st) {
+  single_thread();
+  const auto a0 = make(kN, kN, Op == op::det ? 1.0 : 8.0, 0.3, Op == op::cholesky, Op == op::det ? 0.5 / 16.0 : 1.0);
+  const auto w = make(kN, Op == op::solve ? kRhs : kN, 0, 1.1);
+  const auto b0 = make(kN, kRhs, 0, 2.3);
+  for (auto _ : st) {
+    tl::tensor<double, 2> a = a0.clone();
+    a.requires_grad_();
+    tl::tensor<double, 2> b = b0.clone();
+    b.requires_grad_();
+    if constexpr (Op == op::det) {
+      tl::tensor<double, 0> l = tl::linalg::det(a);
+      l.backward();
+    } else if constexpr (Op == op::inv) {
+      tl::tensor<double, 0> l = tl::sum(tl::linalg::inv(a) * w);
+      l.backward();
+    } else if constexpr (Op == op::solve) {
+      tl::tensor<double, 0> l = tl::sum(tl::linalg::solve(a, b) * w);
+      l.backward();
+    } else {
+      tl::tensor<double, 0> l = tl::sum(tl::linalg::cholesky(a) * w);
+      l.backward();
+    }
+    benchmark::DoNotOptimize(a.grad().data());
+  }
+  st.SetItemsProcessed(st.iterations());
+}
+BENCHMARK(BM_tl_backward<op::det>)->Name("tl/det_backward/256")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_tl_backward<op::inv>)->Name("tl/inv_backward/256")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_tl_backward<op::solve>)->Name("tl/solve_backward/256x16")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_tl_backward<op::cholesky>)->Name("tl/cholesky_backward/256")->Unit(benchmark::kMillisecond);
+
+#ifdef TL_BENCH_HAVE_TORCH
+torch::Tensor to_torch(const tl::tensor<double, 2>& t) {
+  const tl::tensor<double, 2> c = t.contiguous();
+  return torch::from_blob(const_cast<double*>(c.data()), {c.extent(0), c.extent(1)}, torch::kFloat64).clone();
+}
+
+template <op Op>
+void BM_torch_backward(benchmark::State& st) {
+  single_thread();
+  const auto a0 = to_torch(make(kN, kN, Op == op::det ? 1.0 : 8.0, 0.3, Op == op::cholesky, Op == op::det ? 0.5 / 16.0 : 1.0));
+  const auto w = to_torch(make(kN, Op == op::solve ? kRhs : kN, 0, 1.1));
+  const auto b0 = to_torch(make(kN, kRhs, 0, 2.3));
+  for (auto _ : st) {
+    auto a = a0.clone().requires_grad_(true);
+    auto b = b0.clone().requires_grad_(true);
+    torch::Tensor l;
+    if constexpr (Op == op::det) l = torch::linalg::det(a);
+    else if constexpr (Op == op::inv) l = (torch::linalg::inv(a) * w).sum();
+    else if constexpr (Op == op::solve) l = (torch::linalg::solve(a, b, /*left=*/true) * w).sum();
+    else l = (torch::linalg::cholesky(a) * w).sum();
+    l.backward();
+    benchmark::DoNotOptimize(a.grad().data_ptr<double>());
+  }
+  st.SetItemsProcessed(st.iterations());
+}
+BENCHMARK(BM_torch_backward<op::det>)->Name("torch/det_backward/256")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_torch_backward<op::inv>)->Name("torch/inv_backward/256")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_torch_backward<op::solve>)->Name("torch/solve_backward/256x16")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_torch_backward<op::cholesky>)->Name("torch/cholesky_backward/256")->Unit(benchmark::kMillisecond);
+#endif
+
+}  // namespace
