@@ -566,3 +566,143 @@ BENCHMARK(BM_eigen_selfadjoint<false>)->Name("BM_eigen_selfadjoint_values")->App
 #endif
 
 }  // namespace
+
+// ---- svd, eig (single thread) ----------------------------------------------------------------------
+//
+//   svd:  double, n = 512 and 1024 (square): tl::linalg::svd (full_matrices = false) and svdvals
+//         against LAPACK's dgesdd (jobz 'S' / 'N') and Eigen's BDCSVD (thin U and V / values
+//         only); Eigen's JacobiSVD at n = 512 only (it takes seconds beyond).
+//   eig:  double, n = 512 and 1024: tl::linalg::eig / eigvals against LAPACK's dgeev (jobvr 'V' /
+//         'N') and Eigen's EigenSolver (with / without eigenvectors).
+#ifdef TL_BENCH_HAVE_EIGEN
+#include <Eigen/SVD>
+#endif
+#ifdef TL_BENCH_HAVE_OPENBLAS
+extern "C" {
+void dgesdd_(const char* jobz, const int* m, const int* n, double* a, const int* lda, double* s, double* u,
+             const int* ldu, double* vt, const int* ldvt, double* work, const int* lwork, int* iwork, int* info,
+             std::size_t jobz_len);
+void dgeev_(const char* jobvl, const char* jobvr, const int* n, double* a, const int* lda, double* wr, double* wi,
+            double* vl, const int* ldvl, double* vr, const int* ldvr, double* work, const int* lwork, int* info,
+            std::size_t jobvl_len, std::size_t jobvr_len);
+}
+#endif
+
+namespace {
+
+template <bool Vectors>
+void BM_tl_svd(benchmark::State& st) {
+  const index_t n = st.range(0);
+  set_threads(1);
+  const auto a = random_matrix<double>(n, 13);
+  for (auto _ : st) {
+    if constexpr (Vectors) benchmark::DoNotOptimize(tl::linalg::svd(a, false).U.data());
+    else benchmark::DoNotOptimize(tl::linalg::svdvals(a).data());
+  }
+}
+BENCHMARK(BM_tl_svd<true>)->Name("BM_tl_svd")->Apply(decomp_args);
+BENCHMARK(BM_tl_svd<false>)->Name("BM_tl_svdvals")->Apply(decomp_args);
+
+template <bool Vectors>
+void BM_tl_eig(benchmark::State& st) {
+  const index_t n = st.range(0);
+  set_threads(1);
+  const auto a = random_matrix<double>(n, 17);
+  for (auto _ : st) {
+    if constexpr (Vectors) benchmark::DoNotOptimize(tl::linalg::eig(a).eigenvectors.data());
+    else benchmark::DoNotOptimize(tl::linalg::eigvals(a).data());
+  }
+}
+BENCHMARK(BM_tl_eig<true>)->Name("BM_tl_eig")->Apply(decomp_args);
+BENCHMARK(BM_tl_eig<false>)->Name("BM_tl_eigvals")->Apply(decomp_args);
+
+#ifdef TL_BENCH_HAVE_OPENBLAS
+template <bool Vectors>
+void BM_lapack_dgesdd(benchmark::State& st) {
+  const int n = static_cast<int>(st.range(0));
+  set_threads(1);
+  const auto a = random_matrix<double>(n, 13);
+  const std::size_t nn = static_cast<std::size_t>(n) * n;
+  std::vector<double> w(nn), s(static_cast<std::size_t>(n)), u(Vectors ? nn : 1), vt(Vectors ? nn : 1);
+  std::vector<int> iwork(static_cast<std::size_t>(8 * n));
+  const char* jobz = Vectors ? "S" : "N";
+  int info = 0, lwork = -1;
+  double wq = 0;
+  dgesdd_(jobz, &n, &n, w.data(), &n, s.data(), u.data(), &n, vt.data(), &n, &wq, &lwork, iwork.data(), &info, 1);
+  lwork = static_cast<int>(wq);
+  std::vector<double> work(static_cast<std::size_t>(lwork));
+  for (auto _ : st) {
+    std::memcpy(w.data(), a.data(), nn * sizeof(double));
+    dgesdd_(jobz, &n, &n, w.data(), &n, s.data(), u.data(), &n, vt.data(), &n, work.data(), &lwork, iwork.data(),
+            &info, 1);
+    benchmark::DoNotOptimize(s.data());
+  }
+  if (info != 0) st.SkipWithError("LAPACK reported a failure");
+}
+BENCHMARK(BM_lapack_dgesdd<true>)->Name("BM_lapack_dgesdd_S")->Apply(decomp_args);
+BENCHMARK(BM_lapack_dgesdd<false>)->Name("BM_lapack_dgesdd_N")->Apply(decomp_args);
+
+template <bool Vectors>
+void BM_lapack_dgeev(benchmark::State& st) {
+  const int n = static_cast<int>(st.range(0));
+  set_threads(1);
+  const auto a = random_matrix<double>(n, 17);
+  const std::size_t nn = static_cast<std::size_t>(n) * n;
+  std::vector<double> w(nn), wr(static_cast<std::size_t>(n)), wi(static_cast<std::size_t>(n)), vr(Vectors ? nn : 1);
+  const char* jobvr = Vectors ? "V" : "N";
+  const int one = 1;
+  int info = 0, lwork = -1;
+  double wq = 0;
+  dgeev_("N", jobvr, &n, w.data(), &n, wr.data(), wi.data(), nullptr, &one, vr.data(), &n, &wq, &lwork, &info, 1, 1);
+  lwork = static_cast<int>(wq);
+  std::vector<double> work(static_cast<std::size_t>(lwork));
+  for (auto _ : st) {
+    std::memcpy(w.data(), a.data(), nn * sizeof(double));
+    dgeev_("N", jobvr, &n, w.data(), &n, wr.data(), wi.data(), nullptr, &one, vr.data(), &n, work.data(), &lwork,
+           &info, 1, 1);
+    benchmark::DoNotOptimize(wr.data());
+  }
+  if (info != 0) st.SkipWithError("LAPACK reported a failure");
+}
+BENCHMARK(BM_lapack_dgeev<true>)->Name("BM_lapack_dgeev_V")->Apply(decomp_args);
+BENCHMARK(BM_lapack_dgeev<false>)->Name("BM_lapack_dgeev_N")->Apply(decomp_args);
+#endif
+
+#ifdef TL_BENCH_HAVE_EIGEN
+template <class Solver, bool Vectors>
+void BM_eigen_svd(benchmark::State& st) {
+  const index_t n = st.range(0);
+  set_threads(1);
+  const auto t = random_matrix<double>(n, 13);
+  const eigen_mat a = Eigen::Map<const eigen_mat>(t.data(), n, n);
+  for (auto _ : st) {
+    Solver svd(a, Vectors ? (Eigen::ComputeThinU | Eigen::ComputeThinV) : 0);
+    benchmark::DoNotOptimize(svd.singularValues().data());
+  }
+}
+BENCHMARK(BM_eigen_svd<Eigen::BDCSVD<eigen_mat>, true>)->Name("BM_eigen_bdcsvd_vectors")->Apply(decomp_args);
+BENCHMARK(BM_eigen_svd<Eigen::BDCSVD<eigen_mat>, false>)->Name("BM_eigen_bdcsvd_values")->Apply(decomp_args);
+BENCHMARK(BM_eigen_svd<Eigen::JacobiSVD<eigen_mat>, true>)
+    ->Name("BM_eigen_jacobisvd_vectors")
+    ->Arg(512)
+    ->ArgNames({"n"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+template <bool Vectors>
+void BM_eigen_eigensolver(benchmark::State& st) {
+  const index_t n = st.range(0);
+  set_threads(1);
+  const auto t = random_matrix<double>(n, 17);
+  const eigen_mat a = Eigen::Map<const eigen_mat>(t.data(), n, n);
+  Eigen::EigenSolver<eigen_mat> es(n);
+  for (auto _ : st) {
+    es.compute(a, Vectors);
+    benchmark::DoNotOptimize(es.eigenvalues().data());
+  }
+}
+BENCHMARK(BM_eigen_eigensolver<true>)->Name("BM_eigen_eigensolver_vectors")->Apply(decomp_args);
+BENCHMARK(BM_eigen_eigensolver<false>)->Name("BM_eigen_eigensolver_values")->Apply(decomp_args);
+#endif
+
+}  // namespace
