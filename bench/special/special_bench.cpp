@@ -22,6 +22,7 @@
 
 #if __has_include(<boost/math/special_functions/erf.hpp>)
 #include <boost/math/distributions/normal.hpp>
+#include <boost/math/special_functions/airy.hpp>
 #include <boost/math/special_functions/bessel.hpp>
 #include <boost/math/special_functions/digamma.hpp>
 #include <boost/math/special_functions/erf.hpp>
@@ -48,6 +49,13 @@ domain domain_of(const std::string& f) {
   if (f == "gammaln" || f == "digamma" || f == "trigamma") return {0.01, 30};
   if (f == "i0" || f == "i0e" || f == "i1" || f == "i1e" || f == "spherical_bessel_j0") return {-30, 30};
   if (f.find("bessel_k") != std::string::npos) return {0.01, 30};
+  if (f == "tgamma") return {0.01, 30};
+  if (f.rfind("bessel_", 0) == 0) return {0.1, 30};
+  if (f == "airy_ai") return {-10, 10};
+  if (f.rfind("std_cyl", 0) == 0) return {0.1, 30};
+  if (f.rfind("std_legendre", 0) == 0 || f.rfind("std_hermite", 0) == 0) return {-1, 1};
+  if (f == "gammainc" || f == "gammaincc" || f == "zeta") return {0.01, 30};
+  if (f == "polynomial") return {-1, 1};
   return {-5, 5};
 }
 template <class T>
@@ -79,12 +87,14 @@ T cmath_ref(const std::string& f, T x) {
   if (f == "log_ndtr") return std::log(T(0.5) * std::erfc(-x * r2));
   if (f == "logit") return std::log(x / (T(1) - x));
   if (f == "gammaln") return std::lgamma(x);
+  if (f == "tgamma") return std::tgamma(x);
   if (f == "spherical_bessel_j0") return std::sin(x) / x;
   return std::numeric_limits<T>::quiet_NaN();  // erfinv, ndtri: no <cmath> form
 }
 /// Where the textbook formula is accurate enough to check tl against (|x| < 3; no inverse).
 bool checkable(const std::string& f, double x) {
-  if (f == "gammaln") return true;
+  if (f == "gammaln" || f == "tgamma") return true;
+  if (f == "airy_ai") return false;
   if (f == "spherical_bessel_j0") return x != 0;
   return f != "erfinv" && f != "ndtri" && f != "digamma" && f != "trigamma" && f[0] != 'i' && f.find("bessel") == std::string::npos &&
          std::abs(x) < 3;
@@ -130,7 +140,44 @@ TL_SPECIAL_BENCH_FUNCTIONS(TL_BENCH_TL)
   X(gammaln) X(digamma) X(i0) X(i0e) X(i1) X(i1e) X(modified_bessel_k0) X(modified_bessel_k1) X(scaled_modified_bessel_k0) \
   X(scaled_modified_bessel_k1) X(spherical_bessel_j0)
 TL_SPECIAL_BENCH_GAMMA(TL_BENCH_TL)
+// tgamma, the Bessel functions of the first and second kind, Airy Ai.
+#define TL_SPECIAL_BENCH_JY(X) X(tgamma) X(bessel_j0) X(bessel_j1) X(bessel_y0) X(bessel_y1) X(airy_ai)
+TL_SPECIAL_BENCH_JY(TL_BENCH_TL)
 #undef TL_BENCH_TL
+
+// Binary: gammainc, gammaincc (x in [0.01, 30], a = 2.5 + x / 2: the transition region), zeta(3, q) (q in [0.01, 30]),
+// degree-10 polynomials on [-1, 1] (recurrence for Legendre and Hermite, cos(n acos x) for T).
+template <class T>
+auto binary_expr(const std::string& f, const tl::tensor<T, 1>& a, const tl::tensor<T, 1>& x) {
+  namespace ts = tl::special;
+  if (f == "gammainc") return tl::tensor<T, 1>(ts::gammainc(a, x));
+  if (f == "gammaincc") return tl::tensor<T, 1>(ts::gammaincc(a, x));
+  if (f == "zeta") return tl::tensor<T, 1>(ts::zeta(T(3), x));
+  if (f == "chebyshev_polynomial_t") return tl::tensor<T, 1>(ts::chebyshev_polynomial_t(x, T(10)));
+  if (f == "hermite_polynomial_h") return tl::tensor<T, 1>(ts::hermite_polynomial_h(x, T(10)));
+  return tl::tensor<T, 1>(ts::legendre_polynomial_p(x, T(10)));
+}
+std::string domain_name(const std::string& f) { return f.find("polynomial") != std::string::npos ? "polynomial" : f; }
+#define TL_BENCH_TL2(NAME)                                         \
+  template <class T>                                               \
+  void BM_tl_##NAME(benchmark::State& state) {                     \
+    tl::set_num_threads(1);                                        \
+    const auto x = input<T>(domain_name(#NAME));                   \
+    const tl::tensor<T, 1> a = x * T(0.5) + T(2.5);                \
+    tl::tensor<T, 1> y;                                            \
+    for (auto _ : state) {                                         \
+      y = binary_expr<T>(#NAME, a, x);                             \
+      benchmark::DoNotOptimize(y.data());                          \
+      benchmark::ClobberMemory();                                  \
+    }                                                              \
+    finish(state);                                                 \
+  }                                                                \
+  BENCHMARK_TEMPLATE(BM_tl_##NAME, float);                         \
+  BENCHMARK_TEMPLATE(BM_tl_##NAME, double);
+#define TL_SPECIAL_BENCH_BINARY(X) \
+  X(gammainc) X(gammaincc) X(zeta) X(chebyshev_polynomial_t) X(hermite_polynomial_h) X(legendre_polynomial_p)
+TL_SPECIAL_BENCH_BINARY(TL_BENCH_TL2)
+#undef TL_BENCH_TL2
 /// trigamma: polygamma(1, x).
 template <class T>
 void BM_tl_trigamma(benchmark::State& state) {
@@ -165,6 +212,18 @@ TL_BENCH_CMATH(log_ndtr, std::log(T(0.5) * std::erfc(-x * r2)))
 TL_BENCH_CMATH(logit, std::log(x / (T(1) - x)))
 TL_BENCH_CMATH(gammaln, std::lgamma(x))
 TL_BENCH_CMATH(spherical_bessel_j0, std::sin(x) / x)
+TL_BENCH_CMATH(tgamma, std::tgamma(x))
+// glibc's POSIX j0, j1, y0, y1 (and their float forms), the fastest scalar peers we have
+TL_BENCH_CMATH(bessel_j0, (std::is_same_v<T, float> ? T(::j0f(float(x))) : T(::j0(double(x)))))
+TL_BENCH_CMATH(bessel_j1, (std::is_same_v<T, float> ? T(::j1f(float(x))) : T(::j1(double(x)))))
+TL_BENCH_CMATH(bessel_y0, (std::is_same_v<T, float> ? T(::y0f(float(x))) : T(::y0(double(x)))))
+TL_BENCH_CMATH(bessel_y1, (std::is_same_v<T, float> ? T(::y1f(float(x))) : T(::y1(double(x)))))
+// libstdc++'s C++17 special functions
+TL_BENCH_CMATH(std_cyl_bessel_j0, std::cyl_bessel_j(T(0), x))
+TL_BENCH_CMATH(std_cyl_neumann0, std::cyl_neumann(T(0), x))
+TL_BENCH_CMATH(std_riemann_zeta, std::riemann_zeta(T(3) + x * T(0)))
+TL_BENCH_CMATH(std_legendre10, std::legendre(10u, x))
+TL_BENCH_CMATH(std_hermite10, std::hermite(10u, x))
 #undef TL_BENCH_CMATH
 
 #ifdef TL_BENCH_HAVE_BOOST
@@ -189,6 +248,14 @@ TL_BENCH_BOOST(i0, boost::math::cyl_bessel_i(0, x))
 TL_BENCH_BOOST(i1, boost::math::cyl_bessel_i(1, x))
 TL_BENCH_BOOST(modified_bessel_k0, boost::math::cyl_bessel_k(0, x))
 TL_BENCH_BOOST(modified_bessel_k1, boost::math::cyl_bessel_k(1, x))
+TL_BENCH_BOOST(tgamma, boost::math::tgamma(x))
+TL_BENCH_BOOST(bessel_j0, boost::math::cyl_bessel_j(0, x))
+TL_BENCH_BOOST(bessel_j1, boost::math::cyl_bessel_j(1, x))
+TL_BENCH_BOOST(bessel_y0, boost::math::cyl_neumann(0, x))
+TL_BENCH_BOOST(bessel_y1, boost::math::cyl_neumann(1, x))
+TL_BENCH_BOOST(airy_ai, boost::math::airy_ai(x))
+TL_BENCH_BOOST(gammainc, boost::math::gamma_p(T(2.5) + x * T(0.5), x))
+TL_BENCH_BOOST(gammaincc, boost::math::gamma_q(T(2.5) + x * T(0.5), x))
 #undef TL_BENCH_BOOST
 #endif
 
@@ -223,7 +290,41 @@ TL_BENCH_TORCH(modified_bessel_k1)
 TL_BENCH_TORCH(scaled_modified_bessel_k0)
 TL_BENCH_TORCH(scaled_modified_bessel_k1)
 TL_BENCH_TORCH(spherical_bessel_j0)
+TL_BENCH_TORCH(bessel_j0)
+TL_BENCH_TORCH(bessel_j1)
+TL_BENCH_TORCH(bessel_y0)
+TL_BENCH_TORCH(bessel_y1)
+TL_BENCH_TORCH(airy_ai)
 #undef TL_BENCH_TORCH
+#define TL_BENCH_TORCH2(NAME, CALL)                                                        \
+  template <class T>                                                                      \
+  void BM_torch_##NAME(benchmark::State& state) {                                         \
+    at::set_num_threads(1);                                                               \
+    torch::NoGradGuard no_grad;                                                           \
+    const auto x = input<T>(domain_name(#NAME));                                          \
+    const tl::tensor<T, 1> a = x * T(0.5) + T(2.5);                                       \
+    const auto dt = std::is_same_v<T, float> ? torch::kFloat32 : torch::kFloat64;        \
+    const auto ta = torch::from_blob(const_cast<T*>(a.data()), {n}, dt).clone();          \
+    const auto tx = torch::from_blob(const_cast<T*>(x.data()), {n}, dt).clone();          \
+    const auto t3 = torch::full({n}, 3.0, dt), t10 = torch::full({n}, 10.0, dt);          \
+    (void)ta, (void)t3, (void)t10;                                                        \
+    auto ty = torch::empty({n}, dt);                                                      \
+    for (auto _ : state) {                                                                \
+      CALL;                                                                               \
+      benchmark::DoNotOptimize(ty.data_ptr());                                            \
+      benchmark::ClobberMemory();                                                         \
+    }                                                                                     \
+    finish(state);                                                                        \
+  }                                                                                       \
+  BENCHMARK_TEMPLATE(BM_torch_##NAME, float);                                             \
+  BENCHMARK_TEMPLATE(BM_torch_##NAME, double);
+TL_BENCH_TORCH2(gammainc, at::special_gammainc_out(ty, ta, tx))
+TL_BENCH_TORCH2(gammaincc, at::special_gammaincc_out(ty, ta, tx))
+TL_BENCH_TORCH2(zeta, at::special_zeta_out(ty, t3, tx))
+TL_BENCH_TORCH2(chebyshev_polynomial_t, at::special_chebyshev_polynomial_t_out(ty, tx, t10))
+TL_BENCH_TORCH2(hermite_polynomial_h, at::special_hermite_polynomial_h_out(ty, tx, t10))
+TL_BENCH_TORCH2(legendre_polynomial_p, at::special_legendre_polynomial_p_out(ty, tx, t10))
+#undef TL_BENCH_TORCH2
 template <class T>
 void BM_torch_trigamma(benchmark::State& state) {
   at::set_num_threads(1);
