@@ -96,7 +96,8 @@ torch::Tensor to_torch(const tl::tensor<double, 2>& t) {
 template <op Op>
 void BM_torch_backward(benchmark::State& st) {
   single_thread();
-  const auto a0 = to_torch(make(kN, kN, Op == op::det ? 1.0 : 8.0, 0.3, Op == op::cholesky, Op == op::det ? 0.5 / 16.0 : 1.0));
+  const auto a0 =
+      to_torch(make(kN, kN, Op == op::det ? 1.0 : 8.0, 0.3, Op == op::cholesky, Op == op::det ? 0.5 / 16.0 : 1.0));
   const auto w = to_torch(make(kN, Op == op::solve ? kRhs : kN, 0, 1.1));
   const auto b0 = to_torch(make(kN, kRhs, 0, 2.3));
   for (auto _ : st) {

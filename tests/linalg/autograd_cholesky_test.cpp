@@ -1,6 +1,6 @@
-// Autograd of tl::linalg (cholesky and cholesky_ex): gradcheck (central differences in double, complex aware)
-// for real and complex double inputs, batched and broadcast, and gradgradcheck (the backward is
-// itself recorded).
+// Autograd of tl::linalg (cholesky and cholesky_ex): gradcheck (central differences in double,
+// complex aware) for real and complex double inputs, batched and broadcast, and gradgradcheck (the
+// backward is itself recorded).
 #define TL_AUTOGRAD 2
 
 #include <doctest/doctest.h>

@@ -1,6 +1,6 @@
-// Autograd of tl::linalg (lu_factor, lu and lu_solve, and the cases without a gradient): gradcheck (central differences in double, complex aware)
-// for real and complex double inputs, batched and broadcast, and gradgradcheck (the backward is
-// itself recorded).
+// Autograd of tl::linalg (lu_factor, lu and lu_solve, and the cases without a gradient): gradcheck
+// (central differences in double, complex aware) for real and complex double inputs, batched and
+// broadcast, and gradgradcheck (the backward is itself recorded).
 #define TL_AUTOGRAD 2
 
 #include <doctest/doctest.h>

@@ -1,0 +1,34 @@
+// Autograd of the tl::linalg functions built from differentiable tl operations (vecdot, multi_dot,
+// matrix_power, the latter through matmul and inv): gradcheck and gradgradcheck for real and
+// complex double inputs; cross, which cannot be recorded, throws.
+#define TL_AUTOGRAD 2
+
+#include <doctest/doctest.h>
+
+#include "autograd_test_util.hpp"
+
+using namespace tl_linalg_ag_test;
+
+TEST_CASE_TEMPLATE("linalg autograd: vecdot, cross, multi_dot, matrix_power", V, double, cd) {
+  const auto x = input<V, 2>({4, 3}, 0, 0.2);
+  const auto y = input<V, 2>({4, 3}, 0, 1.4);
+  CHECK(ag::gradcheck([&](const auto& v) { return la::vecdot(v, y); }, x));
+  CHECK(ag::gradcheck([&](const auto& v) { return la::vecdot(x, v, 0); }, y));
+  {
+    // cross writes its result through views, which autograd does not record: an error, not a
+    // result without gradient.
+    auto xg = x.clone();
+    xg.requires_grad_();
+    CHECK_THROWS(la::cross(xg, y));
+  }
+  const auto m = input<V, 2>({3, 4}, 0, 2.1);
+  CHECK(ag::gradcheck([&](const auto& v) { return la::multi_dot(x, v, x); }, m));
+  CHECK(ag::gradcheck([&](const auto& v) { return la::multi_dot(v, m); }, x));
+  const auto a = input<V, 3>({2, 3, 3}, 2.0);
+  for (std::int64_t n : {0, 1, 3, -2}) {
+    CAPTURE(n);
+    CHECK(ag::gradcheck([&](const auto& v) { return la::matrix_power(v, n); }, a));
+  }
+  CHECK(ag::gradgradcheck([&](const auto& v) { return la::matrix_power(v, -2); }, a));
+  CHECK(ag::gradgradcheck([&](const auto& v) { return la::vecdot(v, v); }, x));
+}
