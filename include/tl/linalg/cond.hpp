@@ -39,6 +39,7 @@ auto cond_matrix_norm(const W& x, cond_norm p) {
 
 template <expression E>
 auto cond_impl(E&& A, cond_norm p, const std::string& pname) {
+  require_no_grad("cond", A);
   check_matrix_arg<E>();
   using T = value_of_t<E>;
   using Rl = real_t<T>;

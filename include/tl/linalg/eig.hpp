@@ -27,6 +27,7 @@ namespace detail {
 
 template <bool Vectors, expression E>
 auto eig_impl(const char* op, E&& A) {
+  require_no_grad(op, A);
   check_matrix_arg<E>();
   using T = value_of_t<E>;
   using Rl = real_t<T>;

@@ -19,6 +19,7 @@ namespace tl::linalg {
 /// with k <= n and the same batch dims (no broadcasting, as torch). Throws shape_error otherwise.
 template <expression EA, expression ET>
 auto householder_product(EA&& A, ET&& tau) {
+  detail::require_no_grad("householder_product", A, tau);
   detail::check_matrix_arg<EA>();
   using T = detail::value_of_t<EA>;
   static_assert(std::is_same_v<T, detail::value_of_t<ET>>,

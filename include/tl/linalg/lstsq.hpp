@@ -171,6 +171,7 @@ index_t lstsq_qr(lstsq_driver drv, index_t m, index_t n, index_t k, T* a, T* x, 
 template <expression EA, expression EB>
 auto lstsq(EA&& A, EB&& B, std::optional<double> rcond = std::nullopt,
            std::optional<std::string_view> driver = std::nullopt) {
+  detail::require_no_grad("lstsq", A, B);
   detail::check_matrix_arg<EA>();
   detail::check_matrix_arg<EB, 1>();
   using T = detail::value_of_t<EA>;

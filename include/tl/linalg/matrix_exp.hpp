@@ -131,6 +131,7 @@ void expm_one(const tensor<T, 2>& a, T* out) {
 /// A matrix with a non-finite entry gives NaN. A non-square input throws shape_error.
 template <expression E>
 auto matrix_exp(E&& A) {
+  detail::require_no_grad("matrix_exp", A);
   detail::check_matrix_arg<E>();
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;

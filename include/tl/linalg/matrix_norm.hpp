@@ -186,6 +186,7 @@ auto matrix_norm_impl(const basic_tensor<V, Ext>& t, mat_ord o, std::array<std::
 
 template <class Dt, class Ord, expression E, class... A>
 auto matrix_norm_entry(E&& A_, const Ord& ord, const A&... args) {
+  require_no_grad("matrix_norm", A_);
   using V0 = value_of_t<E>;
   check_norm_dtype<V0>();
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;

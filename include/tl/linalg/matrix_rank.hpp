@@ -25,6 +25,7 @@ template <expression E>
 auto matrix_rank(E&& A, std::optional<double> atol = std::nullopt, std::optional<double> rtol = std::nullopt,
                  bool hermitian = false) {
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  no_grad guard;  // an integer result: no gradient, as torch (also for an input that requires grad)
   auto in = detail::make_svd_cutoff_input("matrix_rank", std::forward<E>(A), atol, rtol, hermitian);
   shape_t<R - 2> rs{};
   for (std::size_t q = 0; q + 2 < R; ++q) rs[q] = in.a.shape()[q];

@@ -49,6 +49,7 @@ auto pinv_hermitian(const In& in) {
 template <expression E>
 auto pinv(E&& A, std::optional<double> atol = std::nullopt, std::optional<double> rtol = std::nullopt,
           bool hermitian = false) {
+  detail::require_no_grad("pinv", A);
   using T = detail::value_of_t<E>;
   using Rl = real_t<T>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;

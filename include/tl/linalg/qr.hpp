@@ -119,6 +119,7 @@ auto geqrf(E&& A) {
 /// value_error for another mode.
 template <expression E>
 auto qr(E&& A, std::string_view mode = "reduced") {
+  detail::require_no_grad("qr", A);
   detail::check_matrix_arg<E>();
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;

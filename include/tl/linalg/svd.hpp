@@ -103,6 +103,7 @@ void svd_batched(const char* op, W& a, real_t<T>* S, T* U, T* Vh, bool full) {
 /// (as torch) or if the iteration does not converge.
 template <expression E>
 auto svd(E&& A, bool full_matrices = true) {
+  detail::require_no_grad("svd", A);
   detail::check_matrix_arg<E>();
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
@@ -124,6 +125,7 @@ auto svd(E&& A, bool full_matrices = true) {
 /// [*, m, n] -> [*, min(m, n)], real. Singular vectors are never formed.
 template <expression E>
 auto svdvals(E&& A) {
+  detail::require_no_grad("svdvals", A);
   detail::check_matrix_arg<E>();
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;

@@ -19,6 +19,7 @@ namespace tl::linalg {
 /// singular A throws linalg_error.
 template <expression E>
 auto tensorinv(E&& A, index_t ind = 2) {
+  detail::require_no_grad("tensorinv", A);
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
   static_assert(detail::gemm_type_v<T>, "tl: linalg::tensorinv takes float, double or complex tensors");

@@ -23,6 +23,7 @@ namespace tl::linalg {
 /// index_error. Same dtype for A and B; the result's rank is A's minus B's.
 template <expression EA, expression EB>
 auto tensorsolve(EA&& A, EB&& B, const std::vector<index_t>& dims = {}) {
+  detail::require_no_grad("tensorsolve", A, B);
   using T = detail::value_of_t<EA>;
   constexpr std::size_t RA = std::remove_cvref_t<EA>::rank, RB = std::remove_cvref_t<EB>::rank;
   static_assert(detail::gemm_type_v<T>, "tl: linalg::tensorsolve takes float, double or complex tensors");

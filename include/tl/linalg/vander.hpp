@@ -19,6 +19,7 @@ namespace tl::linalg {
 /// and integer dtypes (bool is rejected as in torch); powers by repeated multiplication.
 template <expression E>
 auto vander(E&& x, std::optional<index_t> N = std::nullopt) {
+  detail::require_no_grad("vander", x);
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
   static_assert(R >= 1, "tl: linalg::vander takes a tensor of rank >= 1");

@@ -113,6 +113,7 @@ tensor<real_t<V>, RO> vector_norm_plan(const tensor<V, R>& t, double ord,
 template <class Dt = void, expression E, class... A>
   requires tl::detail::reduce_dim_args<std::remove_cvref_t<E>::rank, A...>
 auto vector_norm(E&& x, double ord = 2, const A&... args) {
+  detail::require_no_grad("vector_norm", x);
   using V0 = detail::value_of_t<E>;
   detail::check_norm_dtype<V0>();
   auto t = detail::norm_input<Dt>(std::forward<E>(x));

@@ -54,12 +54,32 @@ index_t batch_count(const shape_t<R>& s) {
   return b;
 }
 
+/// Throws tl::autograd_error when an input of `op` (a tl::linalg function without a backward rule)
+/// needs a gradient: the result could not carry it, and a silently missing gradient is worse than
+/// an error.
+template <class... E>
+void require_no_grad(const char* op, const E&... e) {
+  if constexpr (TL_AUTOGRAD != 0) {
+    if ((tl::detail::must_record(e) || ...))
+      throw autograd_error(cat_str("tl::linalg::", op, ": an input requires grad, but ", op,
+                                   " records no gradient in tl; call it on x.detach() or under tl::no_grad "
+                                   "if its gradient is not needed"));
+  }
+}
+
+/// Throws tl::device_error for an operand on a CUDA device: the linalg factorizations run on the host.
+template <class E>
+void require_host_operand(const E& e) {
+  tl::detail::require_host("linalg (the CPU implementation)", e);
+}
+
 /// A contiguous tensor of the expression's values that the op may overwrite (a lazy conjugate is
 /// resolved; the input is never modified).
 template <expression E>
 auto working_copy(E&& e) {
   using D = std::remove_cvref_t<E>;
   using V = typename D::value_type;
+  require_host_operand(e);
   if constexpr (is_tensor_v<D>) {
     return tensor<V, D::rank>(e).clone();
   } else {
@@ -72,6 +92,7 @@ auto working_copy(E&& e) {
 template <expression E>
 auto readable(E&& e) {
   using D = std::remove_cvref_t<E>;
+  require_host_operand(e);
   return tensor<typename D::value_type, D::rank>(std::forward<E>(e));
 }
 

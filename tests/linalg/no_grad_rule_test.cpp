@@ -1,0 +1,67 @@
+// tl::linalg functions without a backward rule refuse inputs that require grad (an error, never a
+// silently missing gradient), and work on detached inputs or under no_grad; matrix_rank (an
+// integer result) accepts them, as torch.
+#define TL_AUTOGRAD 2
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include <tl/tensor.hpp>
+
+#include "../test_util.hpp"
+
+namespace la = tl::linalg;
+using X = tl::tensor<double, 2>;
+
+namespace {
+X sample() {
+  X a = tl_test::random<double, 2>({4, 4}, 3);
+  for (tl::index_t i = 0; i < 4; ++i) a(i, i) += 4.0;  // well conditioned
+  return a;
+}
+
+template <class F>
+void expect_refused(const char* op, F&& f) {
+  CAPTURE(op);
+  const std::string e = tl_test::error_of(f);
+  CHECK(e.find(std::string("tl::linalg::") + op) != std::string::npos);
+  CHECK(e.find("requires grad") != std::string::npos);
+  CHECK_THROWS_AS(f(), tl::autograd_error);
+}
+}  // namespace
+
+TEST_CASE("functions without a backward rule throw autograd_error for inputs that require grad") {
+  X a = sample();
+  a.requires_grad_();
+  const X b = sample();
+  expect_refused("qr", [&] { (void)la::qr(a); });
+  expect_refused("svd", [&] { (void)la::svd(a); });
+  expect_refused("svdvals", [&] { (void)la::svdvals(a * 2.0); });  // an expression over a grad tensor too
+  expect_refused("pinv", [&] { (void)la::pinv(a); });
+  expect_refused("lstsq", [&] { (void)la::lstsq(b, a); });
+  expect_refused("matrix_exp", [&] { (void)la::matrix_exp(a); });
+  expect_refused("cond", [&] { (void)la::cond(a); });
+  expect_refused("eig", [&] { (void)la::eig(a); });
+  expect_refused("eigvals", [&] { (void)la::eigvals(a); });
+  expect_refused("vector_norm", [&] { (void)la::vector_norm(a); });
+  expect_refused("matrix_norm", [&] { (void)la::matrix_norm(a); });
+  expect_refused("matrix_norm", [&] { (void)la::norm(a, "nuc"); });
+  expect_refused("tensorinv", [&] { (void)la::tensorinv(a, 1); });
+  expect_refused("vander", [&] { (void)la::vander(X(a).select(0, 0)); });
+}
+
+TEST_CASE("the same calls work on detached inputs and under no_grad; matrix_rank takes grad inputs") {
+  X a = sample();
+  a.requires_grad_();
+  const auto q = la::qr(a.detach());
+  CHECK(q.Q.shape() == tl::shape_t<2>{4, 4});
+  {
+    tl::no_grad guard;
+    const auto s = la::svdvals(a);
+    CHECK(s(0) >= s(3));
+    CHECK(la::matrix_exp(a).shape() == a.shape());
+  }
+  CHECK(la::matrix_rank(a)() == 4);
+  const X d = a.detach();
+  CHECK(la::vector_norm(d)() > 0.0);
+}
