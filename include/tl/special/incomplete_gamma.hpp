@@ -42,7 +42,7 @@ auto make_binary_grad_right_only(A&& a, B&& b) {
 #if TL_AUTOGRAD
   if (tl::detail::any_requires_grad(e.l))
     throw tl::autograd_error(std::string("tl::special::") + Op::name + ": the derivative with respect to its first argument (" +
-                             (std::string(Op::name) == "zeta" ? "x" : "a") + ") is not implemented (as in torch); it requires grad here");
+                             (std::string(Op::name) == "zeta" ? "x" : "a") + ") has no formula in torch 1.13 and none in tl, so this operand may not require grad");
 #endif
   return e;
 }
@@ -78,12 +78,12 @@ auto zeta(X&& x, Q&& q) {
 #include "tl/special/gamma.hpp"
 
 namespace tl::detail {
-// d/dx P(a, x) = x^(a-1) e^-x / Gamma(a) = -d/dx Q(a, x); d/da: not implemented (torch).
+// d/dx P(a, x) = x^(a-1) e^-x / Gamma(a) = -d/dx Q(a, x); torch 1.13 defines no d/da.
 template <>
 struct binary_rule<tl::special::detail::gammainc_fn> {
   template <class L, class R, class G>
   static no_adjoint dl(const tl::special::detail::gammainc_fn&, const L&, const R&, const G&) {
-    return {};  // not implemented (torch): the factory refuses an operand that requires grad
+    return {};  // no derivative in torch 1.13: the factory refuses an operand that requires grad
   }
   template <class L, class R, class G>
   static auto dr(const tl::special::detail::gammainc_fn&, const L& l, const R& r, const G& g) {
@@ -94,19 +94,19 @@ template <>
 struct binary_rule<tl::special::detail::gammaincc_fn> {
   template <class L, class R, class G>
   static no_adjoint dl(const tl::special::detail::gammaincc_fn&, const L&, const R&, const G&) {
-    return {};  // not implemented (torch): the factory refuses an operand that requires grad
+    return {};  // no derivative in torch 1.13: the factory refuses an operand that requires grad
   }
   template <class L, class R, class G>
   static auto dr(const tl::special::detail::gammaincc_fn&, const L& l, const R& r, const G& g) {
     return -(g * tl::exp((l - 1) * tl::log(r) - r - tl::special::gammaln(l)));
   }
 };
-// d/dq zeta(x, q) = -x zeta(x + 1, q); d/dx: not implemented (torch).
+// d/dq zeta(x, q) = -x zeta(x + 1, q); torch 1.13 defines no d/dx.
 template <>
 struct binary_rule<tl::special::detail::zeta_fn> {
   template <class L, class R, class G>
   static no_adjoint dl(const tl::special::detail::zeta_fn&, const L&, const R&, const G&) {
-    return {};  // not implemented (torch): the factory refuses an operand that requires grad
+    return {};  // no derivative in torch 1.13: the factory refuses an operand that requires grad
   }
   template <class L, class R, class G>
   static auto dr(const tl::special::detail::zeta_fn&, const L& l, const R& r, const G& g) {
