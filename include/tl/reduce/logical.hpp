@@ -19,21 +19,21 @@ template <expression E, class... A>
   requires detail::reduce_dim_args<detail::rank_of<E>, A...>
 auto all_of(E&& e, const A&... args) {
   return detail::reduce_with<bool>("all", detail::logical_reducer<true>{}, std::forward<E>(e),
-                                   [](bool a, index_t) { return a; }, args...);
+                                   detail::fin_acc<bool>{}, args...);
 }
 /// @brief True where any element is nonzero (torch.any); false for zero elements.
 template <expression E, class... A>
   requires detail::reduce_dim_args<detail::rank_of<E>, A...>
 auto any_of(E&& e, const A&... args) {
   return detail::reduce_with<bool>("any", detail::logical_reducer<false>{}, std::forward<E>(e),
-                                   [](bool a, index_t) { return a; }, args...);
+                                   detail::fin_acc<bool>{}, args...);
 }
 /// @brief Number of nonzero elements as int64 (torch.count_nonzero).
 template <expression E, class... A>
   requires detail::reduce_dim_args<detail::rank_of<E>, A...>
 auto count_nonzero(E&& e, const A&... args) {
   return detail::reduce_with<std::int64_t>("count_nonzero", detail::count_reducer<std::int64_t>{},
-                                           std::forward<E>(e), [](std::int64_t a, index_t) { return a; }, args...);
+                                           std::forward<E>(e), detail::fin_acc<std::int64_t>{}, args...);
 }
 
 }  // namespace tl

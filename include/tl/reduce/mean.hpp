@@ -24,13 +24,10 @@ auto mean(E&& e, const A&... args) {
     if (detail::must_record(e))
       return detail::record_reduction<detail::red_kind::mean, detail::reduce_out_t<V, E, A...>>(
           [=](const auto& x) { return tl::mean(x, args...); }, e, {}, args...);
-  return detail::reduce_with<V>("mean", detail::sum_reducer<V>{}, std::forward<E>(e),
-                                [](const V& a, index_t n) {
-                                  const Rt dn = static_cast<Rt>(n);
-                                  if constexpr (is_complex_v<V>) return V(a.re / dn, a.im / dn);
-                                  else return a / dn;
-                                },
-                                args...);
+  auto node = detail::to_node(std::forward<E>(e));
+  const auto plan = detail::make_plan<decltype(node)::rank>("mean", node.shape(), args...);
+  return detail::reduce_into_tensor<V>(detail::sum_reducer<V>{}, node, plan,
+                                       detail::fin_mean<V>{static_cast<Rt>(plan.n)});
 }
 
 }  // namespace tl

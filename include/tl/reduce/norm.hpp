@@ -34,9 +34,9 @@ auto norm(E&& e, double p = 2, const A&... args) {
           [=](const auto& x) { return tl::norm(x, p, args...); }, e, grad_info{p, 1}, args...);
   auto node = to_node(std::forward<E>(e));
   const auto plan = make_plan<decltype(node)::rank>("norm", node.shape(), args...);
-  auto ident = [](const Rt& a, index_t) { return a; };
+  const fin_acc<Rt> ident{};
   if (p == 2)
-    return reduce_into_tensor<Rt>(sumsq_reducer<Rt>{}, node, plan, [](const Rt& a, index_t) { return std::sqrt(a); });
+    return reduce_into_tensor<Rt>(sumsq_reducer<Rt>{}, node, plan, fin_sqrt<Rt>{});
   if (p == 1) return reduce_into_tensor<Rt>(abs_sum_reducer<Rt>{}, node, plan, ident);
   if (p == 0) return reduce_into_tensor<Rt>(count_reducer<Rt>{}, node, plan, ident);
   if (std::isinf(p)) {
@@ -47,8 +47,7 @@ auto norm(E&& e, double p = 2, const A&... args) {
   }
   if (std::isnan(p)) throw value_error(cat_str("tl::norm: the order p must not be NaN"));
   const Rt inv = static_cast<Rt>(1.0 / p);
-  return reduce_into_tensor<Rt>(abs_pow_reducer<Rt>{static_cast<Rt>(p)}, node, plan,
-                                [inv](const Rt& a, index_t) { return std::pow(a, inv); });
+  return reduce_into_tensor<Rt>(abs_pow_reducer<Rt>{static_cast<Rt>(p)}, node, plan, fin_pow<Rt>{inv});
 }
 
 }  // namespace tl

@@ -19,7 +19,7 @@ auto prod(E&& e, const A&... args) {
       return detail::record_reduction<detail::red_kind::prod, detail::reduce_out_t<S, E, A...>>(
           [=](const auto& x) { return tl::prod(x, args...); }, e, {}, args...);
   return detail::reduce_with<S>("prod", detail::prod_reducer<S>{}, std::forward<E>(e),
-                                [](const S& a, index_t) { return a; }, args...);
+                                detail::fin_acc<S>{}, args...);
 }
 
 }  // namespace tl

@@ -25,7 +25,7 @@ auto sum(E&& e, const A&... args) {
       return detail::record_reduction<detail::red_kind::sum, detail::reduce_out_t<S, E, A...>>(
           [=](const auto& x) { return tl::sum(x, args...); }, e, {}, args...);
   return detail::reduce_with<S>("sum", detail::sum_reducer<S>{}, std::forward<E>(e),
-                                [](const S& a, index_t) { return a; }, args...);
+                                detail::fin_acc<S>{}, args...);
 }
 
 }  // namespace tl

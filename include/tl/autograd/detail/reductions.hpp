@@ -74,7 +74,7 @@ tensor<V, R> reduction_backward(const tensor<V, R>& g_keep, const tensor<V, R>& 
           plan.out_shape[d] = ki.keep[d];
         }
         plan.n = ki.n;
-        nz = reduce_into_tensor<V>(prod_reducer<V>{}, node, plan, [](const V& a, index_t) { return a; });
+        nz = reduce_into_tensor<V>(prod_reducer<V>{}, node, plan, fin_acc<V>{});
       }
       return materialize(tl::where(xd == 0, tl::where(zeros == 1, gk * cj(nz), 0), gk * cj(y_keep / xd)));
   } else if constexpr (kind == red_kind::extreme) {

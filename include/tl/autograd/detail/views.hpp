@@ -16,29 +16,10 @@
 
 namespace tl::detail {
 
-/// Sums expression e (rank R) over the dims that `target` (rank RT <= R, right-aligned) broadcasts,
-/// giving a tensor of shape `target`. Recorded (its gradient is an expand) when e requires grad.
-template <std::size_t RT, class E>
-tensor<value_of<E>, RT> sum_to(const E& e, const shape_t<RT>& target) {
-  using V = value_of<E>;
-  constexpr std::size_t R = rank_of<E>;
-  static_assert(RT <= R, "tl: sum_to cannot increase the rank");
-  if (must_record(e)) {
-    tensor<V, R> x = materialize(e);
-    tensor<V, RT> y = [&] {
-      no_grad guard;
-      return sum_to(x, target);
-    }();
-    const auto xs = x.shape();
-    record_fn(
-        "SumToBackward", y,
-        [xs](const tensor<V, RT>& g, const auto&, const auto&, const auto&) {
-          return std::make_tuple(tensor<V, R>(g.expand(xs).contiguous()));
-        },
-        std::array<bool, 1>{false}, false, x);
-    return y;
-  }
-  const tensor<V, R> full = eval_plain(e);  // reducing a tensor keeps the kernels shared by all adjoints
+/// sum_to on an evaluated tensor: one instantiation of the reduction kernels per dtype and rank,
+/// shared by every adjoint expression (a named finalizer, not a lambda, keeps it that way).
+template <class V, std::size_t R, std::size_t RT>
+tensor<V, RT> sum_to_tensor(const tensor<V, R>& full, const shape_t<RT>& target) {
   auto node = to_node(full);
   const auto s = node.shape();
   reduce_plan<R, R> plan;
@@ -63,8 +44,38 @@ tensor<value_of<E>, RT> sum_to(const E& e, const shape_t<RT>& target) {
     if (plan.mask[d]) plan.n *= s[d];
     else plan.out_numel *= s[d];
   }
-  tensor<V, R> kept = reduce_into_tensor<V>(sum_reducer<V>{}, node, plan, [](const V& a, index_t) { return a; });
+  tensor<V, R> kept = reduce_into_tensor<V>(sum_reducer<V>{}, node, plan, fin_acc<V>{});
   return tensor<V, RT>(kept.storage_handle(), kept.data(), target, contiguous_strides(target));
+}
+
+/// sum_to of a materialized tensor that requires grad: recorded, its gradient is an expand.
+template <class V, std::size_t R, std::size_t RT>
+tensor<V, RT> sum_to_recorded(const tensor<V, R>& x, const shape_t<RT>& target) {
+  tensor<V, RT> y = [&] {
+    no_grad guard;
+    return sum_to_tensor<V, R, RT>(x, target);
+  }();
+  const auto xs = x.shape();
+  record_fn(
+      "SumToBackward", y,
+      [xs](const tensor<V, RT>& g, const auto&, const auto&, const auto&) {
+        return std::make_tuple(tensor<V, R>(g.expand(xs).contiguous()));
+      },
+      std::array<bool, 1>{false}, false, x);
+  return y;
+}
+
+/// Sums expression e (rank R) over the dims that `target` (rank RT <= R, right-aligned) broadcasts,
+/// giving a tensor of shape `target`. Recorded (its gradient is an expand) when e requires grad.
+/// Only the evaluation of e depends on its type: the reduction and the recording are shared by
+/// every adjoint expression of the same dtype and rank.
+template <std::size_t RT, class E>
+tensor<value_of<E>, RT> sum_to(const E& e, const shape_t<RT>& target) {
+  using V = value_of<E>;
+  constexpr std::size_t R = rank_of<E>;
+  static_assert(RT <= R, "tl: sum_to cannot increase the rank");
+  if (must_record(e)) return sum_to_recorded<V, R, RT>(materialize(e), target);
+  return sum_to_tensor<V, R, RT>(eval_plain(e), target);
 }
 
 /// The gradient of a view with respect to its source: zeros shaped like the source with g written

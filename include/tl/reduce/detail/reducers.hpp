@@ -243,6 +243,19 @@ struct fin_acc {
   using finalizer_tag = void;
   TL_HDI A finish(const A& a, index_t) const { return a; }
 };
+/// The square root of the accumulator (the 2-norm from the sum of squares).
+template <class A>
+struct fin_sqrt {
+  using finalizer_tag = void;
+  TL_HDI A finish(const A& a, index_t) const { return std::sqrt(a); }
+};
+/// The accumulator to a fixed power (the p-norm from the sum of |x|^p; inv = 1/p).
+template <class A>
+struct fin_pow {
+  using finalizer_tag = void;
+  A inv;
+  TL_HDI A finish(const A& a, index_t) const { return std::pow(a, inv); }
+};
 /// Accumulated sum over n elements to the mean (complex: both parts divided).
 template <class V>
 struct fin_mean {
