@@ -65,6 +65,14 @@ tl::tensor<T, R> random_tensor(const tl::shape_t<R>& s, std::uint64_t seed) {
   return t;
 }
 
+/// An r x c tensor of dtype T from row-major reference values.
+template <class T>
+tl::tensor<T, 2> tensor_of(const std::vector<cld>& v, index_t r, index_t c) {
+  tl::tensor<T, 2> t(tl::shape_t<2>{r, c});
+  for (index_t i = 0; i < r * c; ++i) t.data()[i] = from_cld<T>(v[static_cast<std::size_t>(i)]);
+  return t;
+}
+
 /// A dense long-double complex matrix.
 struct mat {
   index_t r = 0, c = 0;

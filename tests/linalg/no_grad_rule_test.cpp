@@ -1,4 +1,4 @@
-// tl::linalg functions without a backward rule refuse inputs that require grad (an error, never a
+// tl::linalg functions without a backward rule (ldl_* included: torch 1.13 has none) refuse inputs that require grad (an error, never a
 // silently missing gradient), and work on detached inputs or under no_grad; matrix_rank (an
 // integer result) accepts them, as torch.
 #define TL_AUTOGRAD 2
@@ -48,6 +48,10 @@ TEST_CASE("functions without a backward rule throw autograd_error for inputs tha
   expect_refused("matrix_norm", [&] { (void)la::norm(a, "nuc"); });
   expect_refused("tensorinv", [&] { (void)la::tensorinv(a, 1); });
   expect_refused("vander", [&] { (void)la::vander(X(a).select(0, 0)); });
+  expect_refused("ldl_factor", [&] { (void)la::ldl_factor(a); });
+  expect_refused("ldl_factor_ex", [&] { (void)la::ldl_factor_ex(a, true); });
+  const auto f = la::ldl_factor(b);
+  expect_refused("ldl_solve", [&] { (void)la::ldl_solve(f.LD, f.pivots, a); });
 }
 
 TEST_CASE("the same calls work on detached inputs and under no_grad; matrix_rank takes grad inputs") {

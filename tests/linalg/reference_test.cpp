@@ -67,13 +67,6 @@ std::vector<ref_case> load() {
   return out;
 }
 
-template <class T>
-tl::tensor<T, 2> tensor_of(const std::vector<cld>& v, index_t r, index_t c) {
-  tl::tensor<T, 2> t(tl::shape_t<2>{r, c});
-  for (index_t i = 0; i < r * c; ++i) t.data()[i] = from_cld<T>(v[static_cast<std::size_t>(i)]);
-  return t;
-}
-
 ld rel_diff(const mat& got, const std::vector<cld>& want) {
   ld d = 0, s = 0;
   for (std::size_t i = 0; i < want.size(); ++i) {

@@ -1,6 +1,6 @@
 #pragma once
 /// @file linalg.hpp
-/// @brief tl::linalg, mirroring torch.linalg: matrix products, LU, Cholesky, solves, inverses and
+/// @brief tl::linalg, mirroring torch.linalg: matrix products, LU, Cholesky, LDLᵀ, solves, inverses and
 /// determinants on the CPU, on one packed, cache-blocked GEMM.
 #include "tl/linalg/error.hpp"
 #include "tl/linalg/matmul.hpp"
@@ -11,6 +11,8 @@
 #include "tl/linalg/inv.hpp"
 #include "tl/linalg/det.hpp"
 #include "tl/linalg/cholesky.hpp"
+#include "tl/linalg/ldl_factor.hpp"
+#include "tl/linalg/ldl_solve.hpp"
 #include "tl/linalg/solve_triangular.hpp"
 #include "tl/linalg/svd.hpp"
 #include "tl/linalg/pinv.hpp"

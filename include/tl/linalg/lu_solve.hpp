@@ -54,6 +54,16 @@ void lu_solve_inplace(const T* lu, const index_t* ipiv, index_t n, const batch_b
   });
 }
 
+/// Throws shape_error unless the pivots' shape is the factor's shape without its last dim.
+template <std::size_t RA>
+void require_pivots_shape(const char* op, const char* factor, const shape_t<RA - 1>& ps, const shape_t<RA>& as) {
+  shape_t<RA - 1> want{};
+  for (std::size_t q = 0; q + 1 < RA; ++q) want[q] = as[q];
+  if (ps != want)
+    throw shape_error(cat_str("tl::linalg::", op, ": pivots of shape ", shape_str(ps), " do not match ", factor,
+                              " of shape ", shape_str(as), " (expected ", shape_str(want), ")"));
+}
+
 /// Output shape for a matrix right-hand side: broadcast batch + B's matrix dims.
 template <std::size_t RO, std::size_t BR, std::size_t RB>
 shape_t<RO> rhs_out_shape(const shape_t<BR>& batch, const shape_t<RB>& bs, bool vector) {
@@ -93,14 +103,7 @@ auto lu_solve(EL&& LU, EP&& pivots, EB&& B, bool left = true, bool adjoint = fal
   const auto& bs = b.shape();
   detail::require_square("lu_solve", as);
   const index_t n = as[RA - 1];
-  {
-    shape_t<RA - 1> want{};
-    for (std::size_t q = 0; q + 1 < RA; ++q) want[q] = as[q];
-    if (pv.shape() != want)
-      throw shape_error(detail::cat_str("tl::linalg::lu_solve: pivots of shape ", detail::shape_str(pv.shape()),
-                                        " do not match LU of shape ", detail::shape_str(as), " (expected ",
-                                        detail::shape_str(want), ")"));
-  }
+  detail::require_pivots_shape("lu_solve", "LU", pv.shape(), as);
   if ((left ? bs[RB - 2] : bs[RB - 1]) != n)
     throw shape_error(detail::cat_str("tl::linalg::lu_solve: LU of shape ", detail::shape_str(as), " and B of shape ",
                                       detail::shape_str(bs), " are incompatible (", left ? "B.shape[-2]" : "B.shape[-1]",
