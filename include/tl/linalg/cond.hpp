@@ -39,9 +39,14 @@ auto cond_matrix_norm(const W& x, cond_norm p) {
 
 template <expression E>
 auto cond_impl(E&& A, cond_norm p, const std::string& pname) {
-  require_no_grad("cond", A);
   check_matrix_arg<E>();
   using T = value_of_t<E>;
+  if constexpr (records_grad<T>())
+    if (tl::detail::must_record(A)) {
+      // 2, -2 and 'nuc' are functions of the singular values: no gradient without svdvals' rule
+      if (p == cond_norm::two || p == cond_norm::minus_two || p == cond_norm::nuc) require_no_grad("cond", A);
+      else return record_cond(A, p, pname);
+    }
   using Rl = real_t<T>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
   auto a = working_copy(std::forward<E>(A));

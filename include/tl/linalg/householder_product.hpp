@@ -19,7 +19,6 @@ namespace tl::linalg {
 /// with k <= n and the same batch dims (no broadcasting, as torch). Throws shape_error otherwise.
 template <expression EA, expression ET>
 auto householder_product(EA&& A, ET&& tau) {
-  detail::require_no_grad("householder_product", A, tau);
   detail::check_matrix_arg<EA>();
   using T = detail::value_of_t<EA>;
   static_assert(std::is_same_v<T, detail::value_of_t<ET>>,
@@ -40,6 +39,8 @@ auto householder_product(EA&& A, ET&& tau) {
   if (n < k) fail("input.shape[-1] must be greater than or equal to tau.shape[-1]");
   for (std::size_t q = 0; q + 2 < R; ++q)
     if (ts[q] != s[q]) fail("the batch dimensions of tau must equal input.shape[:-2]");
+  if constexpr (detail::records_grad<T>())
+    if (tl::detail::must_record(a) || tl::detail::must_record(t)) return detail::record_householder_product(a, t);
   tensor<T, R> out(s);
   const auto& tst = t.strides();
   detail::for_each_matrix(detail::batch_count(s), m, [&](index_t b) {

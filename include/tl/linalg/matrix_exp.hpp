@@ -131,10 +131,11 @@ void expm_one(const tensor<T, 2>& a, T* out) {
 /// A matrix with a non-finite entry gives NaN. A non-square input throws shape_error.
 template <expression E>
 auto matrix_exp(E&& A) {
-  detail::require_no_grad("matrix_exp", A);
   detail::check_matrix_arg<E>();
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  if constexpr (detail::records_grad<T>())
+    if (tl::detail::must_record(A)) return detail::record_matrix_exp(A);
   const tensor<T, R> a = detail::readable(std::forward<E>(A)).contiguous();
   detail::require_square("matrix_exp", a.shape());
   const auto& s = a.shape();

@@ -186,7 +186,6 @@ auto matrix_norm_impl(const basic_tensor<V, Ext>& t, mat_ord o, std::array<std::
 
 template <class Dt, class Ord, expression E, class... A>
 auto matrix_norm_entry(E&& A_, const Ord& ord, const A&... args) {
-  require_no_grad("matrix_norm", A_);
   using V0 = value_of_t<E>;
   check_norm_dtype<V0>();
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
@@ -195,6 +194,12 @@ auto matrix_norm_entry(E&& A_, const Ord& ord, const A&... args) {
   const mat_ord o = parse_mat_ord(ord);
   const auto d = mat_dims<R>("linalg::matrix_norm", args...);
   auto t = norm_input<Dt>(std::forward<E>(A_));
+  if constexpr (records_grad<V0>())
+    if (tl::detail::must_record(t)) {
+      // 2, -2 and 'nuc' are functions of the singular values: no gradient without svdvals' rule
+      if (o == mat_ord::two || o == mat_ord::neg_two || o == mat_ord::nuc) require_no_grad("matrix_norm", t);
+      else return record_matrix_norm<da::keep>(t, o, d);
+    }
   return matrix_norm_impl<da::keep>(t, o, d);
 }
 

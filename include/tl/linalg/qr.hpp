@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tl/linalg/detail/autograd_decl.hpp"
 #include "tl/linalg/detail/batch.hpp"
 #include "tl/linalg/detail/geqrf.hpp"
 
@@ -119,10 +120,11 @@ auto geqrf(E&& A) {
 /// value_error for another mode.
 template <expression E>
 auto qr(E&& A, std::string_view mode = "reduced") {
-  detail::require_no_grad("qr", A);
   detail::check_matrix_arg<E>();
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  if constexpr (detail::records_grad<T>())
+    if (tl::detail::must_record(A)) return detail::record_qr(A, mode);
   const bool complete = mode == "complete", r_only = mode == "r";
   if (!complete && !r_only && mode != "reduced")
     throw value_error(detail::cat_str("tl::linalg::qr: unrecognized mode '", mode,

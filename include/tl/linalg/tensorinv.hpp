@@ -19,7 +19,6 @@ namespace tl::linalg {
 /// singular A throws linalg_error.
 template <expression E>
 auto tensorinv(E&& A, index_t ind = 2) {
-  detail::require_no_grad("tensorinv", A);
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
   static_assert(detail::gemm_type_v<T>, "tl: linalg::tensorinv takes float, double or complex tensors");
@@ -38,7 +37,11 @@ auto tensorinv(E&& A, index_t ind = 2) {
                                       "A of shape ", detail::shape_str(s), " and ind = ", ind, ", got ", rest, " != ",
                                       lead));
   const tensor<T, 2> m = a.reshape(shape_t<2>{lead, rest});
-  const tensor<T, 2> mi = detail::inv_impl<true>("tensorinv", m).inverse;
+  const tensor<T, 2> mi = [&] {
+    if constexpr (detail::records_grad<T>())
+      if (tl::detail::must_record(m)) return detail::record_inv<true>("tensorinv", m).inverse;
+    return detail::inv_impl<true>("tensorinv", m).inverse;
+  }();
   return tensor<T, R>(mi.reshape(os));
 }
 

@@ -23,7 +23,6 @@ namespace tl::linalg {
 /// index_error. Same dtype for A and B; the result's rank is A's minus B's.
 template <expression EA, expression EB>
 auto tensorsolve(EA&& A, EB&& B, const std::vector<index_t>& dims = {}) {
-  detail::require_no_grad("tensorsolve", A, B);
   using T = detail::value_of_t<EA>;
   constexpr std::size_t RA = std::remove_cvref_t<EA>::rank, RB = std::remove_cvref_t<EB>::rank;
   static_assert(detail::gemm_type_v<T>, "tl: linalg::tensorsolve takes float, double or complex tensors");
@@ -66,7 +65,12 @@ auto tensorsolve(EA&& A, EB&& B, const std::vector<index_t>& dims = {}) {
                                       b.numel(), " elements, A of shape ", detail::shape_str(s), " needs ", lead));
   const tensor<T, 2> m = a.reshape(shape_t<2>{lead, rest});
   const tensor<T, 1> v = b.reshape(shape_t<1>{lead});
-  const tensor<T, 1> x = detail::solve_impl<true>("tensorsolve", m, v, true).result;
+  const tensor<T, 1> x = [&] {
+    if constexpr (detail::records_grad<T>())
+      if (tl::detail::must_record(m) || tl::detail::must_record(v))
+        return detail::record_solve<true>("tensorsolve", m, v, true).result;
+    return detail::solve_impl<true>("tensorsolve", m, v, true).result;
+  }();
   return tensor<T, RA - RB>(x.reshape(xs));
 }
 

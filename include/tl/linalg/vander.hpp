@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "tl/linalg/detail/autograd_decl.hpp"
 #include "tl/linalg/detail/batch.hpp"
 
 namespace tl::linalg {
@@ -19,7 +20,6 @@ namespace tl::linalg {
 /// and integer dtypes (bool is rejected as in torch); powers by repeated multiplication.
 template <expression E>
 auto vander(E&& x, std::optional<index_t> N = std::nullopt) {
-  detail::require_no_grad("vander", x);
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
   static_assert(R >= 1, "tl: linalg::vander takes a tensor of rank >= 1");
@@ -28,6 +28,8 @@ auto vander(E&& x, std::optional<index_t> N = std::nullopt) {
   const tensor<T, R> t = detail::readable(std::forward<E>(x)).contiguous();
   const index_t cols = N ? *N : t.shape()[R - 1];
   if (cols <= 1) throw value_error(detail::cat_str("tl::linalg::vander: N must be greater than 1, got ", cols));
+  if constexpr (detail::records_grad<T>())
+    if (tl::detail::must_record(t)) return detail::record_vander(t, cols);
   shape_t<R + 1> s{};
   for (std::size_t q = 0; q < R; ++q) s[q] = t.shape()[q];
   s[R] = cols;

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "tl/expr/elementwise.hpp"
+#include "tl/linalg/detail/autograd_decl.hpp"
 #include "tl/linalg/detail/batch.hpp"
 #include "tl/linalg/detail/vector_norm_kernels.hpp"
 #include "tl/reduce/dims.hpp"
@@ -113,12 +114,15 @@ tensor<real_t<V>, RO> vector_norm_plan(const tensor<V, R>& t, double ord,
 template <class Dt = void, expression E, class... A>
   requires tl::detail::reduce_dim_args<std::remove_cvref_t<E>::rank, A...>
 auto vector_norm(E&& x, double ord = 2, const A&... args) {
-  detail::require_no_grad("vector_norm", x);
   using V0 = detail::value_of_t<E>;
   detail::check_norm_dtype<V0>();
   auto t = detail::norm_input<Dt>(std::forward<E>(x));
   constexpr std::size_t R = decltype(t)::rank;
   const auto plan = tl::detail::make_plan<R>("linalg::vector_norm", t.shape(), args...);
+  if constexpr (detail::records_grad<V0>())
+    if (tl::detail::must_record(t))
+      return detail::record_vector_norm<decltype(detail::vector_norm_plan(t, ord, plan))>(
+          [ord, plan](const auto& y) { return detail::vector_norm_plan(y, ord, plan); }, t, ord, args...);
   return detail::vector_norm_plan(t, ord, plan);
 }
 
