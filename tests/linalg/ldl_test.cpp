@@ -186,7 +186,7 @@ template <class T>
 void identities_all_sizes(bool herm) {
   CAPTURE(sizeof(T));
   CAPTURE(herm);
-  for (index_t n : {1, 2, 7, 33, 64, 100}) {
+  for (index_t n : {1, 2, 7, 33, 64, 65, 129}) {
     for (bool zd : {false, true}) {
       if (zd && n == 1) continue;
       CAPTURE(n);
@@ -218,6 +218,46 @@ TEST_CASE("ldl: P L D Lᵀ Pᵀ reproduces A and ldl_solve's residual is a few n
   CHECK((piv(0) < 0 && piv(1) == piv(0)));
   for (index_t i = 0; i < 10; ++i)
     for (index_t j = i + 1; j < 10; ++j) CHECK(LD(i, j) == 0.0);
+}
+
+// The blocked factorization (panels of 64 columns, trailing GEMM updates) makes the same pivot
+// choices as the unblocked one and agrees with it to rounding.
+template <class T, bool Herm>
+void blocked_matches_unblocked(index_t n, bool zero_diag) {
+  CAPTURE(n);
+  CAPTURE(Herm);
+  CAPTURE(zero_diag);
+  const auto a = random_sym<T>(n, static_cast<std::uint64_t>(n + 40), Herm, zero_diag);
+  std::vector<T> w1(static_cast<std::size_t>(n * n)), w2;
+  for (index_t i = 0; i < n; ++i)
+    for (index_t j = 0; j < n; ++j) w1[static_cast<std::size_t>(i + j * n)] = a(i, j);
+  w2 = w1;
+  std::vector<std::int32_t> p1(static_cast<std::size_t>(n)), p2(p1);
+  index_t info2 = 0;
+  CHECK(tl::linalg::detail::sytrf<T, Herm>({w1.data(), n}, n, p1.data()) == 0);
+  tl::linalg::detail::sytf2<T, Herm>({w2.data(), n}, n, 0, p2.data(), info2);
+  CHECK(info2 == 0);
+  CHECK(p1 == p2);
+  ld diff = 0, scale = 0;
+  for (index_t j = 0; j < n; ++j)
+    for (index_t i = j; i < n; ++i) {
+      const auto q = static_cast<std::size_t>(i + j * n);
+      diff = std::max(diff, std::abs(to_cld(w1[q]) - to_cld(w2[q])));
+      scale = std::max(scale, std::abs(to_cld(w2[q])));
+    }
+  CHECK(diff <= 64 * n * eps_of<T>() * scale);
+  int blocks = 0;
+  for (index_t k = 0; k < n; ++k) blocks += p1[static_cast<std::size_t>(k)] < 0;
+  if (zero_diag) CHECK(blocks > 0);
+}
+
+TEST_CASE("ldl: the blocked factorization makes the unblocked one's pivot choices") {
+  for (bool zd : {false, true}) {
+    blocked_matches_unblocked<double, false>(150, zd);
+    blocked_matches_unblocked<float, false>(130, zd);
+    blocked_matches_unblocked<tl::complex<double>, false>(140, zd);
+    blocked_matches_unblocked<tl::complex<double>, true>(140, zd);
+  }
 }
 
 TEST_CASE("ldl_factor reads only the lower triangle; hermitian ignores the diagonal's imaginary part") {

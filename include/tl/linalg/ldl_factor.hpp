@@ -9,8 +9,8 @@
 /// auto [LD2, piv2, info] = tl::linalg::ldl_factor_ex(h, /*hermitian=*/true);
 /// auto x = tl::linalg::ldl_solve(LD, pivots, b);                    // a x = b
 /// @endcode
+#include <algorithm>
 #include <cstdint>
-#include <vector>
 
 #include "tl/linalg/detail/batch.hpp"
 #include "tl/linalg/detail/sytrf.hpp"
@@ -40,8 +40,24 @@ struct ldl_factor_ex_result {
 
 namespace detail {
 
+/// Copies the strict lower triangle of the row-major n x n matrix m onto its strict upper
+/// triangle, transposed (or, with `back`, the upper one onto the lower), in 32 x 32 tiles.
+template <class T>
+void mirror_triangle(T* m, index_t n, bool back) {
+  constexpr index_t tile = 32;
+  for (index_t i0 = 0; i0 < n; i0 += tile)
+    for (index_t j0 = 0; j0 <= i0; j0 += tile)
+      for (index_t i = i0; i < std::min(n, i0 + tile); ++i)
+        for (index_t j = j0; j < std::min(i, j0 + tile); ++j) {
+          if (back) m[i * n + j] = m[j * n + i];
+          else m[j * n + i] = m[i * n + j];
+        }
+}
+
 /// Factors every matrix of `ld` (contiguous, row-major) in place: reads the lower triangle,
-/// writes LAPACK's lower sytrf / hetrf output and zeros the strict upper triangle.
+/// writes LAPACK's lower sytrf / hetrf output and zeros the strict upper triangle. The
+/// factorization runs on the column-major view of the storage (columns of the lower triangle
+/// contiguous), which holds the lower triangle once it is mirrored onto the upper one.
 template <class T, class ExtA, class ExtP, class ExtI>
 void ldl_factor_inplace(basic_tensor<T, ExtA>& ld, basic_tensor<std::int32_t, ExtP>& piv,
                         basic_tensor<std::int32_t, ExtI>& info, bool hermitian) {
@@ -50,16 +66,11 @@ void ldl_factor_inplace(basic_tensor<T, ExtA>& ld, basic_tensor<std::int32_t, Ex
   const index_t n = s[R - 1];
   for_each_matrix(batch_count(s), n, [&](index_t b) {
     T* m = ld.data() + b * n * n;
-    // Column-major copy of the lower triangle: the updates run down contiguous columns.
-    std::vector<T> w(static_cast<std::size_t>(n * n));
-    for (index_t j = 0; j < n; ++j)
-      for (index_t i = j; i < n; ++i) w[static_cast<std::size_t>(i + j * n)] = m[i * n + j];
-    index_t inf = 0;
-    const colmajor<T> a{w.data(), n};
-    if (hermitian) sytf2<T, true>(a, n, 0, piv.data() + b * n, inf);
-    else sytf2<T, false>(a, n, 0, piv.data() + b * n, inf);
-    for (index_t i = 0; i < n; ++i)
-      for (index_t j = 0; j < n; ++j) m[i * n + j] = j <= i ? w[static_cast<std::size_t>(i + j * n)] : T(0);
+    mirror_triangle(m, n, false);
+    const colmajor<T> a{m, n};
+    const index_t inf = hermitian ? sytrf<T, true>(a, n, piv.data() + b * n) : sytrf<T, false>(a, n, piv.data() + b * n);
+    mirror_triangle(m, n, true);
+    for (index_t i = 0; i + 1 < n; ++i) std::fill(m + i * n + i + 1, m + (i + 1) * n, T(0));
     info.data()[b] = static_cast<std::int32_t>(inf);
   });
 }

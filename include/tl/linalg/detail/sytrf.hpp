@@ -14,8 +14,10 @@
 /// (or NaN) pivot column is recorded in `info` (1-based, the first one) and skipped; the
 /// factorization continues.
 ///
-/// The algorithm is unblocked (level 2: one rank-one or rank-two update of the trailing lower
-/// triangle per step, down contiguous columns).
+/// Blocking (LAPACK's sytrf with lasyf / lahef): while more than `sytrf_nb` columns remain, a
+/// panel of up to nb - 1 columns is factored with the same pivot choices on columns brought up to
+/// date from the panel's pending update W = L D, then the trailing lower triangle gets
+/// A22 -= L21 W21ᵀ (W21ᴴ) from the packed GEMM; the last columns run the unblocked sytf2.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -135,6 +137,42 @@ void ldl_swap(colmajor<T> a, index_t n, index_t k, index_t kk, index_t kp, index
   }
 }
 
+/// A 2 x 2 pivot block [[a, tr(c)], [c, b]] inverted in LAPACK's scaled form (sytf2 / hetf2,
+/// which avoids overflow): a row (x0, x1) of the columns below the block becomes the row
+/// (l0, l1) = (x0, x1) E⁻¹ of L.
+template <class T, bool Herm>
+struct block2 {
+  using ops = ldl_ops<T, Herm>;
+  using R = real_t<T>;
+  T d11, d22, d21, s;
+  block2(const T& a, const T& b, const T& c) {
+    if constexpr (ops::herm) {
+      const R d = std::hypot(c.re, c.im);
+      const R r11 = b.re / d, r22 = a.re / d;
+      d11 = T(r11), d22 = T(r22), d21 = c / d;
+      s = T((R(1) / (r11 * r22 - R(1))) / d);
+    } else {
+      d11 = b / c, d22 = a / c, d21 = T(1);
+      s = (T(1) / (d11 * d22 - T(1))) / c;
+    }
+  }
+  TL_INLINE T l0(const T& x0, const T& x1) const { return s * (d11 * x0 - d21 * x1); }
+  TL_INLINE T l1(const T& x0, const T& x1) const { return s * (d22 * x1 - ops::tr(d21) * x0); }
+};
+
+/// Turns column k below a 1 x 1 pivot into L's column: c[i] *= 1 / c[k] for i > k (the reciprocal
+/// of the real diagonal for Hermitian matrices), as LAPACK scales it.
+template <class T, bool Herm>
+void scale_pivot_column(T* c, index_t k, index_t n) {
+  if constexpr (ldl_ops<T, Herm>::herm) {
+    const real_t<T> r = real_t<T>(1) / c[k].re;
+    for (index_t i = k + 1; i < n; ++i) c[i] *= r;
+  } else {
+    const T r = T(1) / c[k];
+    for (index_t i = k + 1; i < n; ++i) c[i] *= r;
+  }
+}
+
 /// Unblocked Bunch-Kaufman LDLᵀ (LDLᴴ when Herm) of the trailing matrix A(k0:n, k0:n): pivots of
 /// steps k0... into ipiv (1-based, absolute rows); info set to the first zero column (1-based).
 template <class T, bool Herm>
@@ -181,7 +219,6 @@ void sytf2(colmajor<T> a, index_t n, index_t k0, std::int32_t* ipiv, index_t& in
             cj[j] = T(cj[j].re + (ck[j] * t).re);
             for (index_t i = j + 1; i < n; ++i) cj[i] += ck[i] * t;
           }
-          for (index_t i = k + 1; i < n; ++i) ck[i] *= r1;
         } else {
           const T d11 = T(1) / ck[k];
           for (index_t j = k + 1; j < n; ++j) {
@@ -189,48 +226,153 @@ void sytf2(colmajor<T> a, index_t n, index_t k0, std::int32_t* ipiv, index_t& in
             T* cj = a.col(j);
             for (index_t i = j; i < n; ++i) cj[i] += ck[i] * t;
           }
-          for (index_t i = k + 1; i < n; ++i) ck[i] *= d11;
         }
+        scale_pivot_column<T, Herm>(ck, k, n);
       }
       ipiv[k] = static_cast<std::int32_t>(c.kp + 1);
     } else {
       T* ck1 = a.col(k + 1);
       if (k + 2 < n) {
-        if constexpr (ops::herm) {
-          R d = std::hypot(ck[k + 1].re, ck[k + 1].im);
-          const R d11 = ck1[k + 1].re / d, d22 = ck[k].re / d;
-          const R tt = R(1) / (d11 * d22 - R(1));
-          const T d21 = ck[k + 1] / d;
-          d = tt / d;
-          for (index_t j = k + 2; j < n; ++j) {
-            const T wk = (d11 * ck[j] - d21 * ck1[j]) * d;
-            const T wkp1 = (d22 * ck1[j] - conj(d21) * ck[j]) * d;
-            const T cwk = conj(wk), cwkp1 = conj(wkp1);
-            T* cj = a.col(j);
-            for (index_t i = j; i < n; ++i) cj[i] = cj[i] - ck[i] * cwk - ck1[i] * cwkp1;
-            ck[j] = wk;
-            ck1[j] = wkp1;
-            cj[j] = T(cj[j].re);
-          }
-        } else {
-          T d21 = ck[k + 1];
-          const T d11 = ck1[k + 1] / d21, d22 = ck[k] / d21;
-          const T t = T(1) / (d11 * d22 - T(1));
-          d21 = t / d21;
-          for (index_t j = k + 2; j < n; ++j) {
-            const T wk = d21 * (d11 * ck[j] - ck1[j]);
-            const T wkp1 = d21 * (d22 * ck1[j] - ck[j]);
-            T* cj = a.col(j);
-            for (index_t i = j; i < n; ++i) cj[i] = cj[i] - ck[i] * wk - ck1[i] * wkp1;
-            ck[j] = wk;
-            ck1[j] = wkp1;
-          }
+        const block2<T, Herm> d(ck[k], ck1[k + 1], ck[k + 1]);
+        for (index_t j = k + 2; j < n; ++j) {
+          const T wk = d.l0(ck[j], ck1[j]), wkp1 = d.l1(ck[j], ck1[j]);
+          const T twk = ops::tr(wk), twkp1 = ops::tr(wkp1);
+          T* cj = a.col(j);
+          for (index_t i = j; i < n; ++i) cj[i] = cj[i] - ck[i] * twk - ck1[i] * twkp1;
+          ck[j] = wk;
+          ck1[j] = wkp1;
+          cj[j] = ops::diag(cj[j]);
         }
       }
       ipiv[k] = ipiv[k + 1] = static_cast<std::int32_t>(-(c.kp + 1));
     }
     k += c.kstep;
   }
+}
+
+/// Panel width of the blocked factorization; matrices up to this order use sytf2 alone (as
+/// LAPACK's sytrf with its default block size of 64).
+inline constexpr index_t sytrf_nb = 64;
+
+/// One panel of the blocked factorization (LAPACK's lasyf / lahef, lower): factors up to nb - 1
+/// columns of A(k0:n, k0:n) starting at k0 (nb when the last step is a 2 x 2 block ending on
+/// the panel's last column), keeping the pending update in W = L D (n x nb, column-major,
+/// leading dimension n), then updates the trailing lower triangle by A22 -= L21 W21ᵀ (W21ᴴ when
+/// Herm) with the packed GEMM. Returns the first column not factored.
+template <class T, bool Herm>
+index_t lasyf(colmajor<T> a, index_t n, index_t k0, index_t nb, std::int32_t* ipiv, index_t& info, T* wbuf) {
+  using ops = ldl_ops<T, Herm>;
+  using R = real_t<T>;
+  const colmajor<T> w{wbuf, n};  // W(i, q): rows i in [k0, n) are used, panel column q in [0, nb)
+  const auto wcol = [&](index_t q) { return w.col(q); };
+  // The panel's pending update of column q of W from row `from` down, for row / column r of A:
+  // W(i, q) -= sum_p L(i, p) tr(W(r, p)) over the panel columns p < kq.
+  const auto update_col = [&](index_t q, index_t r, index_t from, index_t kq) {
+    T* wq = wcol(q);
+    for (index_t p = 0; p < kq; ++p) {
+      const T t = ops::tr(w(r, p));
+      const T* lp = a.col(k0 + p);
+      for (index_t i = from; i < n; ++i) wq[i] -= lp[i] * t;
+    }
+  };
+  index_t k = k0;
+  while (k < n && !(k - k0 >= nb - 1)) {
+    const index_t q = k - k0;
+    T* wk = wcol(q);
+    T* wk1 = wcol(q + 1);
+    std::copy(a.col(k) + k, a.col(k) + n, wk + k);
+    wk[k] = ops::diag(wk[k]);
+    update_col(q, k, k, q);
+    wk[k] = ops::diag(wk[k]);
+    const bk_choice c = bunch_kaufman<T, Herm>(
+        k, n, [&](index_t i) { return wk[i]; },
+        [&](index_t imax) {
+          // Column imax of the updated matrix into W(:, q + 1): row imax left of the diagonal
+          // (transposed), then the column from the diagonal down.
+          for (index_t j = k; j < imax; ++j) wk1[j] = ops::tr(a(imax, j));
+          std::copy(a.col(imax) + imax, a.col(imax) + n, wk1 + imax);
+          wk1[imax] = ops::diag(wk1[imax]);
+          update_col(q + 1, imax, k, q);
+          wk1[imax] = ops::diag(wk1[imax]);
+          R v = abs1(wk1[k + iamax(imax - k, wk1 + k, 1)]);
+          if (imax + 1 < n) v = std::max(v, abs1(wk1[imax + 1 + iamax(n - imax - 1, wk1 + imax + 1, 1)]));
+          return v;
+        },
+        [&](index_t imax) { return ops::diag_abs(wk1[imax]); });
+    if (c.zero) {
+      if (info == 0) info = k + 1;
+      std::copy(wk + k, wk + n, a.col(k) + k);
+      ipiv[k] = static_cast<std::int32_t>(k + 1);
+      ++k;
+      continue;
+    }
+    if (c.kstep == 1 && c.kp != k) std::copy(wk1 + k, wk1 + n, wk + k);  // column imax is the pivot
+    const index_t kk = k + c.kstep - 1;
+    if (c.kp != kk) {
+      // Move the not yet updated column kk to column kp (its row kp part transposed), then
+      // interchange rows kk and kp in the panel's columns so far, of A and W.
+      const index_t kp = c.kp;
+      a(kp, kp) = ops::diag(a(kk, kk));
+      for (index_t j = kk + 1; j < kp; ++j) a(kp, j) = ops::tr(a(j, kk));
+      std::copy(a.col(kk) + kp + 1, a.col(kk) + n, a.col(kp) + kp + 1);
+      for (index_t j = k0; j < kk; ++j) std::swap(a(kk, j), a(kp, j));
+      for (index_t p = 0; p <= kk - k0; ++p) std::swap(w(kk, p), w(kp, p));
+    }
+    T* ak = a.col(k);
+    if (c.kstep == 1) {
+      std::copy(wk + k, wk + n, ak + k);
+      scale_pivot_column<T, Herm>(ak, k, n);
+      ipiv[k] = static_cast<std::int32_t>(c.kp + 1);
+    } else {
+      T* ak1 = a.col(k + 1);
+      if (k + 2 < n) {
+        const block2<T, Herm> d(wk[k], wk1[k + 1], wk[k + 1]);
+        for (index_t j = k + 2; j < n; ++j) {
+          ak[j] = d.l0(wk[j], wk1[j]);
+          ak1[j] = d.l1(wk[j], wk1[j]);
+        }
+      }
+      ak[k] = wk[k];
+      ak[k + 1] = wk[k + 1];
+      ak1[k + 1] = wk1[k + 1];
+      ipiv[k] = ipiv[k + 1] = static_cast<std::int32_t>(-(c.kp + 1));
+    }
+    k += c.kstep;
+  }
+  // A22 -= L21 W21ᵀ (ᴴ) on the lower triangle, nb columns at a time: each diagonal block whole (its
+  // strict upper part is scratch) together with the rows below it.
+  const index_t kw = k - k0;
+  for (index_t j = k; j < n; j += nb) {
+    const index_t jb = std::min(nb, n - j);
+    gemm<T>(n - j, jb, kw, T(-1), mat_ref<T>{&a(j, k0), 1, a.ld, false}, mat_ref<T>{&w(j, 0), n, 1, ops::herm}, T(1),
+            &a(j, j), 1, a.ld);
+    if constexpr (ops::herm)
+      for (index_t i = j; i < j + jb; ++i) a(i, i) = ops::diag(a(i, i));
+  }
+  // Undo the panel's later interchanges in its earlier columns (LAPACK's format: column j of L
+  // carries only the interchanges of steps up to its own).
+  for (index_t j = k - 1; j >= k0;) {
+    const bool two = ipiv[j] < 0;
+    const index_t jj = j, jp = (two ? -ipiv[j] : ipiv[j]) - 1;
+    const index_t first = two ? j - 1 : j;
+    if (jp != jj)
+      for (index_t c = k0; c < first; ++c) std::swap(a(jp, c), a(jj, c));
+    j = first - 1;
+  }
+  return k;
+}
+
+/// Bunch-Kaufman LDLᵀ (LDLᴴ when Herm) of the n x n column-major matrix: panels of sytrf_nb
+/// columns (lasyf) while more than a panel remains, then sytf2 (LAPACK's sytrf). Returns info.
+template <class T, bool Herm>
+index_t sytrf(colmajor<T> a, index_t n, std::int32_t* ipiv) {
+  index_t info = 0, k = 0;
+  if (n > sytrf_nb) {
+    std::vector<T> w(static_cast<std::size_t>(n * sytrf_nb));
+    while (k <= n - sytrf_nb - 1) k = lasyf<T, Herm>(a, n, k, sytrf_nb, ipiv, info, w.data());
+  }
+  sytf2<T, Herm>(a, n, k, ipiv, info);
+  return info;
 }
 
 /// Solves A X = B in place for A = L D Lᵀ (L D Lᴴ when Herm) given by sytrf's lower factors `ld`
