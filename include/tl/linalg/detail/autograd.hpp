@@ -11,8 +11,9 @@
 /// - inv: -A^-H G A^-H; solve: G_B = A^-H G (the system with A^H), G_A = -G_B X^H (right: -X^H G_B).
 /// - cholesky: A^-H-congruence of tril(L^H G_L) with the diagonal halved, symmetrized (Murray 2016).
 /// - solve_triangular: G_B from the system with A^H, G_A = -G_B X^H restricted to A's triangle.
-/// - lu_factor / lu (square): P L^-H (tril(L^H G_L, -1) + triu(G_U U^H)) U^-H.
-/// - lu_solve: G_B for every left/adjoint combination; G_LU for left = true, adjoint = false.
+/// - lu_factor / lu: square P L^-H (tril(L^H G_L, -1) + triu(G_U U^H)) U^-H; wide and tall
+///   matrices as torch 1.13 (see lu_backward).
+/// - lu_solve: G_B and G_LU for every left/adjoint combination (G_LU from the gradient of A = P L U).
 /// - eigh: V (skew(V^H G_V) / E + diag(G_L)) V^H with E_ij = L_j - L_i; eigvalsh: V diag(G_L) V^H.
 ///   (Repeated eigenvalues make E_ij zero: the eigenvector gradient is then infinite or NaN, as in
 ///   torch.) eigh and eigvalsh get an overload here that records, since their header has no hook.
@@ -327,14 +328,6 @@ tensor<T, RP + 1> permutation_matrices(const PV& pivots, index_t m) {
   return p;
 }
 
-/// Throws for the backward of an LU factorization of a non-square matrix (not implemented).
-template <std::size_t R>
-void require_square_lu(const char* op, const shape_t<R>& s) {
-  if (s[R - 2] != s[R - 1])
-    throw linalg_error(cat_str("tl::linalg::", op, ": backward for a non-square input of shape ", shape_str(s),
-                               " is not implemented; only square matrices are differentiable"));
-}
-
 /// The gradient of A = P L U (square) from those of L (unit lower) and U (upper):
 /// P L^-H (tril(L^H G_L, -1) + triu(G_U U^H)) U^-H.
 template <class M>
@@ -345,12 +338,36 @@ M lu_backward_square(const M& p, const M& l, const M& u, const M& gl, const M& g
   return tl::matmul(p, z);
 }
 
-/// L (unit lower, with its diagonal) and U of a packed square LU factorization, as recorded views.
+/// The gradient of A = P L U (m x n, k = min(m, n): L m x k unit lower, U k x n upper) from
+/// those of L and U (only their triangles enter). Wide (m < n, A = P L (U1 | U2)):
+/// P L^-H (tril(L^H G_L - G_U U^H, -1) U1^-H + G_U1 | G_U2); tall (m > n, A = P (L1; L2) U):
+/// P (L1^-H triu(G_U U^H - L^H G_L) + G_L1; G_L2) U^-H (torch 1.13's linalg_lu_backward).
+template <class M, std::size_t R = M::rank>
+M lu_backward(const M& p, const M& l, const M& u, const M& gl_any, const M& gu_any) {
+  const index_t m = l.shape()[R - 2], n = u.shape()[R - 1];
+  const M gl = tri(gl_any, false, -1), gu = tri(gu_any, true, 0);
+  if (m == n) return lu_backward_square(p, l, u, gl, gu);
+  if (m < n) {
+    const M u1 = u.narrow(R - 1, 0, m);
+    const M x = tri(M(ad::materialize(tl::matmul(l.mH(), gl) - tl::matmul(gu, u.mH()))), false, -1);
+    const M y = ad::materialize(tl::linalg::solve_triangular(u1.mH(), x, false, false) + gu.narrow(R - 1, 0, m));
+    const M z = tl::cat({y, M(gu.narrow(R - 1, m, n - m))}, static_cast<index_t>(R - 1));
+    return tl::matmul(p, tl::linalg::solve_triangular(l.mH(), z, true, true, true));
+  }
+  const M l1 = l.narrow(R - 2, 0, n);
+  const M x = tri(M(ad::materialize(tl::matmul(gu, u.mH()) - tl::matmul(l.mH(), gl))), true, 0);
+  const M y = ad::materialize(tl::linalg::solve_triangular(l1.mH(), x, true, true, true) + gl.narrow(R - 2, 0, n));
+  const M z = tl::cat({y, M(gl.narrow(R - 2, n, m - n))}, static_cast<index_t>(R - 2));
+  return tl::matmul(p, tl::linalg::solve_triangular(u.mH(), z, false, false));
+}
+
+/// L (m x k, unit lower, with its diagonal) and U (k x n) of a packed LU factorization, recorded.
 template <class M, class T = typename M::value_type, std::size_t R = M::rank>
 std::pair<M, M> unpack_lu(const M& f) {
-  const index_t n = f.shape()[R - 1];
-  const tensor<T, 2> id = tl::eye<T>(n);
-  return {ad::materialize(tri(f, false, -1) + id), tri(f, true, 0)};
+  const index_t m = f.shape()[R - 2], n = f.shape()[R - 1], k = std::min(m, n);
+  const tensor<T, 2> id = tl::eye<T>(m, k);
+  const M lo = tri(f, false, -1), up = tri(f, true, 0);
+  return {ad::materialize(M(lo.narrow(R - 1, 0, k)) + id), up.narrow(R - 2, 0, k)};
 }
 
 template <class E>
@@ -365,11 +382,10 @@ lu_factor_ex_result<ag_value_t<E>, ag_rank_v<E>> record_lu_factor_ex(const E& e,
       [piv = r.pivots, pivot](const M& g, const std::tuple<M>& in, const M& res, const std::array<bool, 1>&) {
         const M& x = std::get<0>(in);
         const M f = backward_records() ? tl::linalg::lu_factor_ex(x, pivot).LU : res;
-        require_square_lu("lu_factor", x.shape());
-        const index_t m = f.shape()[R - 2];
+        const index_t m = f.shape()[R - 2], k = std::min(m, f.shape()[R - 1]);
         const auto [l, u] = unpack_lu(f);
         const M p = permutation_matrices<T>(piv, m);
-        return std::make_tuple(lu_backward_square(p, l, u, tri(g, false, -1), tri(g, true, 0)));
+        return std::make_tuple(lu_backward(p, l, u, M(g.narrow(R - 1, 0, k)), M(g.narrow(R - 2, 0, k))));
       },
       std::array<bool, 1>{true}, true, a);
   return r;
@@ -384,12 +400,10 @@ lu_result<ag_value_t<E>, ag_rank_v<E>> record_lu(const E& e, bool pivot) {
   auto r = unrecorded([&] { return tl::linalg::lu(a, pivot); });
   auto [p, l, u] = record_multi("LinalgLuBackward", a, std::tuple<M, M, M>{r.P, r.L, r.U},
                                 [pivot](const std::tuple<M, M, M>& gs, const M& x) {
-                                  require_square_lu("lu", x.shape());
                                   const lu_result<T, R> f = backward_records()
                                                                 ? tl::linalg::lu(x, pivot)
                                                                 : unrecorded([&] { return tl::linalg::lu(x, pivot); });
-                                  return lu_backward_square(M(f.P.detach()), f.L, f.U,
-                                                            tri(std::get<1>(gs), false, -1), std::get<2>(gs));
+                                  return lu_backward(M(f.P.detach()), f.L, f.U, std::get<1>(gs), std::get<2>(gs));
                                 });
   return lu_result<T, R>{std::move(p), std::move(l), std::move(u)};
 }
@@ -417,16 +431,16 @@ tensor<ag_value_t<EL>, std::max(ag_rank_v<EL>, ag_rank_v<EB>)> record_lu_solve(c
         MB gbo = ad::undefined_tensor<T, RB>();
         if (need[1]) gbo = ad::sum_to(gb, x_b.shape());
         if (need[0]) {
-          if (!left || adjoint)
-            throw linalg_error(cat_str("tl::linalg::lu_solve: backward with respect to LU is implemented for left = "
-                                       "true and adjoint = false only (got left = ",
-                                       left, ", adjoint = ", adjoint, ")"));
           const X xs = backward_records() ? tl::linalg::lu_solve(x_f, piv, x_b, left, adjoint) : res;
-          // X = U^-1 L^-1 P^T B: G_R = -U^-H G X^H, G_U = triu(G_R), G_L = tril(L^-H G_R U^H, -1).
-          const X gr = tl::linalg::solve_triangular(x_f.mH(), X(-tl::matmul(g, xs.mH())), false);
-          const X gr_l = tl::linalg::solve_triangular(x_f.mH(), gr, true, true, true);
-          const MA u = tri(x_f, true, 0);
-          const X gfull = ad::materialize(tri(X(tl::matmul(gr_l, u.mH())), false, -1) + tri(gr, true, 0));
+          // G_A of A = P L U for op(A) X = B (left) or X op(A) = B, from G_B (the system with op(A)^H):
+          // -G_B X^H, -X G_B^H, -X^H G_B or -G_B^H X; then G_L = tril(P^T G_A U^H, -1) and
+          // G_U = triu(L^H P^T G_A), packed.
+          const X ga = left ? (adjoint ? X(-tl::matmul(xs, gb.mH())) : X(-tl::matmul(gb, xs.mH())))
+                            : (adjoint ? X(-tl::matmul(gb.mH(), xs)) : X(-tl::matmul(xs.mH(), gb)));
+          const auto [l, u] = unpack_lu(x_f);
+          const MA p = permutation_matrices<T>(piv, x_f.shape()[RA - 1]);
+          const X pga = tl::matmul(p.mT(), ga);
+          const X gfull = ad::materialize(tri(X(tl::matmul(pga, u.mH())), false, -1) + tri(X(tl::matmul(l.mH(), pga)), true, 0));
           gf = ad::sum_to(gfull, x_f.shape());
         }
         return std::make_tuple(gf, gbo);
