@@ -710,3 +710,57 @@ BENCHMARK(BM_eigen_eigensolver<false>)->Name("BM_eigen_eigensolver_values")->App
 #endif
 
 }  // namespace
+
+// ---- ldl_factor (single thread) --------------------------------------------------------------------
+//
+//   double, n = 64, 256, 512: tl::linalg::ldl_factor (Bunch-Kaufman LDLᵀ of a symmetric indefinite
+//   matrix, (B + Bᵀ) / 2) against LAPACK's dsytrf (uplo 'L', optimal workspace from a query).
+//   GFLOPS counts n^3 / 3 (LAPACK's operation count for sytrf).
+#ifdef TL_BENCH_HAVE_OPENBLAS
+extern "C" {
+void dsytrf_(const char* uplo, const int* n, double* a, const int* lda, int* ipiv, double* work, const int* lwork,
+             int* info, std::size_t uplo_len);
+}
+#endif
+
+namespace {
+
+void ldl_args(benchmark::internal::Benchmark* b) {
+  for (int n : {64, 256, 512}) b->Args({n});
+  b->ArgNames({"n"})->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+void BM_tl_ldl_factor(benchmark::State& st) {
+  const index_t n = st.range(0);
+  set_threads(1);
+  const auto a = symmetric_matrix(n);
+  for (auto _ : st) benchmark::DoNotOptimize(tl::linalg::ldl_factor(a).LD.data());
+  report<double>(st, static_cast<double>(n) * n * n / 3, 1);
+}
+BENCHMARK(BM_tl_ldl_factor)->Apply(ldl_args);
+
+#ifdef TL_BENCH_HAVE_OPENBLAS
+void BM_lapack_dsytrf(benchmark::State& st) {
+  const int n = static_cast<int>(st.range(0));
+  set_threads(1);
+  const auto a = symmetric_matrix(n);
+  std::vector<double> w(static_cast<std::size_t>(n) * n);
+  std::vector<int> ipiv(static_cast<std::size_t>(n));
+  int info = 0, lwork = -1;
+  double query = 0;
+  dsytrf_("L", &n, w.data(), &n, ipiv.data(), &query, &lwork, &info, 1);
+  lwork = static_cast<int>(query);
+  std::vector<double> work(static_cast<std::size_t>(std::max(1, lwork)));
+  for (auto _ : st) {
+    // A symmetric row-major matrix is its own column-major layout.
+    std::memcpy(w.data(), a.data(), w.size() * sizeof(double));
+    dsytrf_("L", &n, w.data(), &n, ipiv.data(), work.data(), &lwork, &info, 1);
+    benchmark::DoNotOptimize(w.data());
+  }
+  if (info != 0) st.SkipWithError("LAPACK reported a failure");
+  report<double>(st, static_cast<double>(n) * n * n / 3, 1);
+}
+BENCHMARK(BM_lapack_dsytrf)->Apply(ldl_args);
+#endif
+
+}  // namespace

@@ -68,7 +68,10 @@ void ldl_factor_inplace(basic_tensor<T, ExtA>& ld, basic_tensor<std::int32_t, Ex
     T* m = ld.data() + b * n * n;
     mirror_triangle(m, n, false);
     const colmajor<T> a{m, n};
-    const index_t inf = hermitian ? sytrf<T, true>(a, n, piv.data() + b * n) : sytrf<T, false>(a, n, piv.data() + b * n);
+    std::int32_t* pb = piv.data() + b * n;
+    index_t inf = 0;
+    if constexpr (is_complex_v<T>) inf = hermitian ? sytrf<T, true>(a, n, pb) : sytrf<T, false>(a, n, pb);
+    else inf = sytrf<T, false>(a, n, pb);  // real: Hermitian is symmetric
     mirror_triangle(m, n, true);
     for (index_t i = 0; i + 1 < n; ++i) std::fill(m + i * n + i + 1, m + (i + 1) * n, T(0));
     info.data()[b] = static_cast<std::int32_t>(inf);

@@ -89,7 +89,7 @@ auto ldl_solve(EL&& LD, EP&& pivots, EB&& B, bool hermitian = false) {
     const index_t aoff = bc.a_offset(q);
     const std::int32_t* pq = ipiv.data() + pbc.a_offset(q);
     T* xq = x.data() + q * n * k;
-    if (hermitian) detail::sytrs<T, true>(n, k, ld.data() + aoff, rs, cs, cj, pq, xq, k);
+    if (is_complex_v<T> && hermitian) detail::sytrs<T, is_complex_v<T>>(n, k, ld.data() + aoff, rs, cs, cj, pq, xq, k);
     else detail::sytrs<T, false>(n, k, ld.data() + aoff, rs, cs, cj, pq, xq, k);
   });
   return x;

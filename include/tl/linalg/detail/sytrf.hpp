@@ -73,16 +73,18 @@ index_t iamax(index_t m, const T* p, index_t s) {
   return best;
 }
 
-/// The Bunch-Kaufman choice for column k of the (updated) trailing matrix: the pivot row kp and
-/// the block size (1 or 2); `zero` when the column is zero or its diagonal NaN. `col(i)` is the
-/// current value of entry (i, k), i >= k; `rowmax_of(imax)` the largest magnitude off the diagonal
-/// in row / column imax of the trailing matrix; `diag_imax` the magnitude of (imax, imax).
+/// A Bunch-Kaufman pivot choice: the pivot row kp and the block size (1 or 2); `zero` when the
+/// column is zero or its diagonal NaN (no pivot: info is set and the step is skipped).
 struct bk_choice {
   index_t kp = 0;
   index_t kstep = 1;
   bool zero = false;
 };
 
+/// The Bunch-Kaufman choice for column k of the (updated) trailing matrix, LAPACK's tests in
+/// LAPACK's order. `col(i)` is the current value of entry (i, k), i >= k; `rowmax_of(imax)` the
+/// largest magnitude off the diagonal in row / column imax of the trailing matrix (called only when
+/// needed); `diag_abs_at(imax)` the magnitude of (imax, imax).
 template <class T, bool Herm, class Col, class RowMax, class DiagAt>
 bk_choice bunch_kaufman(index_t k, index_t n, Col&& col, RowMax&& rowmax_of, DiagAt&& diag_abs_at) {
   using R = real_t<T>;
