@@ -10,6 +10,7 @@
 #include <atomic>
 #include <vector>
 
+#include "tl/linalg/detail/autograd_decl.hpp"
 #include "tl/linalg/detail/batch.hpp"
 #include "tl/linalg/detail/geev.hpp"
 
@@ -27,7 +28,6 @@ namespace detail {
 
 template <bool Vectors, expression E>
 auto eig_impl(const char* op, E&& A) {
-  require_no_grad(op, A);
   check_matrix_arg<E>();
   using T = value_of_t<E>;
   using Rl = real_t<T>;
@@ -73,6 +73,8 @@ auto eig_impl(const char* op, E&& A) {
 /// linalg_error for input with infinities or NaNs (as torch) or if the iteration does not converge.
 template <expression E>
 auto eig(E&& A) {
+  if constexpr (detail::records_grad<detail::value_of_t<E>>())
+    if (tl::detail::must_record(A)) return detail::record_eig(A);
   return detail::eig_impl<true>("eig", std::forward<E>(A));
 }
 
@@ -80,6 +82,8 @@ auto eig(E&& A) {
 /// no eigenvectors are formed. Non-finite input throws linalg_error as in eig.
 template <expression E>
 auto eigvals(E&& A) {
+  if constexpr (detail::records_grad<detail::value_of_t<E>>())
+    if (tl::detail::must_record(A)) return detail::record_eigvals(A);
   return detail::eig_impl<false>("eigvals", std::forward<E>(A)).eigenvalues;
 }
 

@@ -10,6 +10,7 @@
 /// @endcode
 #include <optional>
 
+#include "tl/linalg/detail/autograd_decl.hpp"
 #include "tl/linalg/detail/svd_tolerance.hpp"
 #include "tl/linalg/eigh.hpp"
 #include "tl/linalg/svd.hpp"
@@ -49,8 +50,9 @@ auto pinv_hermitian(const In& in) {
 template <expression E>
 auto pinv(E&& A, std::optional<double> atol = std::nullopt, std::optional<double> rtol = std::nullopt,
           bool hermitian = false) {
-  detail::require_no_grad("pinv", A);
   using T = detail::value_of_t<E>;
+  if constexpr (detail::records_grad<T>())
+    if (tl::detail::must_record(A)) return detail::record_pinv(A, atol, rtol, hermitian);
   using Rl = real_t<T>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
   auto in = detail::make_svd_cutoff_input("pinv", std::forward<E>(A), atol, rtol, hermitian);

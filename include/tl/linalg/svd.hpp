@@ -12,6 +12,7 @@
 #include <cmath>
 #include <vector>
 
+#include "tl/linalg/detail/autograd_decl.hpp"
 #include "tl/linalg/detail/batch.hpp"
 #include "tl/linalg/detail/gesvd.hpp"
 
@@ -103,10 +104,11 @@ void svd_batched(const char* op, W& a, real_t<T>* S, T* U, T* Vh, bool full) {
 /// (as torch) or if the iteration does not converge.
 template <expression E>
 auto svd(E&& A, bool full_matrices = true) {
-  detail::require_no_grad("svd", A);
   detail::check_matrix_arg<E>();
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  if constexpr (detail::records_grad<T>())
+    if (tl::detail::must_record(A)) return detail::record_svd(A, full_matrices);
   auto a = detail::working_copy(std::forward<E>(A));
   const auto sh = a.shape();
   const index_t m = sh[R - 2], n = sh[R - 1], k = std::min(m, n);
@@ -125,10 +127,11 @@ auto svd(E&& A, bool full_matrices = true) {
 /// [*, m, n] -> [*, min(m, n)], real. Singular vectors are never formed.
 template <expression E>
 auto svdvals(E&& A) {
-  detail::require_no_grad("svdvals", A);
   detail::check_matrix_arg<E>();
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  if constexpr (detail::records_grad<T>())
+    if (tl::detail::must_record(A)) return detail::record_svdvals(A);
   auto a = detail::working_copy(std::forward<E>(A));
   const auto sh = a.shape();
   shape_t<R - 1> ss{};
