@@ -277,6 +277,10 @@ TEST_CASE("ldl_factor reads only the lower triangle; hermitian ignores the diago
   for (index_t i = 0; i < 9; ++i)
     for (index_t j = 0; j < i; ++j) u(i, j) = -3.0;
   CHECK(fro_diff(matrix_of(la::ldl_factor(u.t()).LD), matrix_of(la::ldl_factor(s).LD)) == 0);
+  // For real matrices hermitian = true is the symmetric factorization.
+  const auto rh = la::ldl_factor(s, true), rs = la::ldl_factor(s);
+  CHECK(fro_diff(matrix_of(rh.LD), matrix_of(rs.LD)) == 0);
+  CHECK(fro_diff(matrix_of(la::ldl_solve(rh.LD, rh.pivots, s, true)), matrix_of(la::ldl_solve(rs.LD, rs.pivots, s))) == 0);
   // An expression is evaluated once and factored.
   CHECK(fro_diff(matrix_of(la::ldl_factor(s * 2.0).LD), matrix_of(la::ldl_factor(tl::tensor<double, 2>(s * 2.0)).LD)) == 0);
 }
