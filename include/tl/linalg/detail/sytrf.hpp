@@ -271,7 +271,13 @@ index_t lasyf(colmajor<T> a, index_t n, index_t k0, index_t nb, std::int32_t* ip
   // W(i, q) -= sum_p L(i, p) tr(W(r, p)) over the panel columns p < kq.
   const auto update_col = [&](index_t q, index_t r, index_t from, index_t kq) {
     T* wq = wcol(q);
-    for (index_t p = 0; p < kq; ++p) {
+    index_t p = 0;
+    for (; p + 4 <= kq; p += 4) {  // four columns per pass over W(:, q)
+      const T t0 = ops::tr(w(r, p)), t1 = ops::tr(w(r, p + 1)), t2 = ops::tr(w(r, p + 2)), t3 = ops::tr(w(r, p + 3));
+      const T *l0 = a.col(k0 + p), *l1 = a.col(k0 + p + 1), *l2 = a.col(k0 + p + 2), *l3 = a.col(k0 + p + 3);
+      for (index_t i = from; i < n; ++i) wq[i] -= (l0[i] * t0 + l1[i] * t1) + (l2[i] * t2 + l3[i] * t3);
+    }
+    for (; p < kq; ++p) {
       const T t = ops::tr(w(r, p));
       const T* lp = a.col(k0 + p);
       for (index_t i = from; i < n; ++i) wq[i] -= lp[i] * t;
