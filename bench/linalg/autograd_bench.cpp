@@ -5,6 +5,8 @@
 //   inv:      loss = sum(inv(A) * W)
 //   solve:    loss = sum(solve(A, B) * W), B n x 16, gradients for A and B
 //   cholesky: loss = sum(cholesky(S) * W), S symmetric positive-definite
+//   svd:      loss = sum(S * w) + sum(U Vh * W) (reduced SVD; U Vh does not depend on the signs), n = 32, 128
+//   eig:      loss = Re sum(L^2) + sum(|V| * W) (real input, complex results), n = 32, 128
 //
 // Items processed count matrices (one forward + backward each).
 #define TL_AUTOGRAD 1
@@ -87,6 +89,42 @@ BENCHMARK(BM_tl_backward<op::inv>)->Name("tl/inv_backward/256")->Unit(benchmark:
 BENCHMARK(BM_tl_backward<op::solve>)->Name("tl/solve_backward/256x16")->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_tl_backward<op::cholesky>)->Name("tl/cholesky_backward/256")->Unit(benchmark::kMillisecond);
 
+/// The input of the spectral losses at size n (svd: 0.5 added to the diagonal; eig: 0.25 i added
+/// to diagonal entry i, so that the eigenvalues are well separated).
+tl::tensor<double, 2> spectral_input(tl::index_t n, bool eig) {
+  tl::tensor<double, 2> a = make(n, n, eig ? 0.0 : 0.5, 0.3);
+  if (eig)
+    for (tl::index_t i = 0; i < n; ++i) a(i, i) += 0.25 * static_cast<double>(i);
+  return a;
+}
+
+/// Forward + backward of the spectral losses at size n.
+template <bool Eig>
+void BM_tl_spectral(benchmark::State& st) {
+  single_thread();
+  const tl::index_t n = st.range(0);
+  const auto a1 = spectral_input(n, Eig);
+  const auto w = make(n, n, 0, 1.1);
+  const auto wv = make(n, 1, 0, 2.3).reshape(n);
+  for (auto _ : st) {
+    tl::tensor<double, 2> a = a1.clone();
+    a.requires_grad_();
+    if constexpr (Eig) {
+      const auto r = tl::linalg::eig(a);
+      tl::tensor<double, 0> l = tl::sum(tl::real(r.eigenvalues * r.eigenvalues)) + tl::sum(tl::abs(r.eigenvectors) * w);
+      l.backward();
+    } else {
+      const auto r = tl::linalg::svd(a, false);
+      tl::tensor<double, 0> l = tl::sum(r.S * wv) + tl::sum(tl::matmul(r.U, r.Vh) * w);
+      l.backward();
+    }
+    benchmark::DoNotOptimize(a.grad().data());
+  }
+  st.SetItemsProcessed(st.iterations());
+}
+BENCHMARK(BM_tl_spectral<false>)->Name("tl/svd_backward")->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_tl_spectral<true>)->Name("tl/eig_backward")->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond);
+
 #ifdef TL_BENCH_HAVE_TORCH
 torch::Tensor to_torch(const tl::tensor<double, 2>& t) {
   const tl::tensor<double, 2> c = t.contiguous();
@@ -117,6 +155,31 @@ BENCHMARK(BM_torch_backward<op::det>)->Name("torch/det_backward/256")->Unit(benc
 BENCHMARK(BM_torch_backward<op::inv>)->Name("torch/inv_backward/256")->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_torch_backward<op::solve>)->Name("torch/solve_backward/256x16")->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_torch_backward<op::cholesky>)->Name("torch/cholesky_backward/256")->Unit(benchmark::kMillisecond);
+
+template <bool Eig>
+void BM_torch_spectral(benchmark::State& st) {
+  single_thread();
+  const tl::index_t n = st.range(0);
+  const auto a0 = to_torch(spectral_input(n, Eig));
+  const auto w = to_torch(make(n, n, 0, 1.1));
+  const auto wv = to_torch(make(n, 1, 0, 2.3)).reshape({n});
+  for (auto _ : st) {
+    auto a = a0.clone().requires_grad_(true);
+    torch::Tensor l;
+    if constexpr (Eig) {
+      auto [ev, v] = torch::linalg::eig(a);
+      l = at::real(ev * ev).sum() + (v.abs() * w).sum();
+    } else {
+      auto [u, s, vh] = torch::linalg::svd(a, /*full_matrices=*/false, /*driver=*/c10::nullopt);
+      l = (s * wv).sum() + (torch::matmul(u, vh) * w).sum();
+    }
+    l.backward();
+    benchmark::DoNotOptimize(a.grad().data_ptr<double>());
+  }
+  st.SetItemsProcessed(st.iterations());
+}
+BENCHMARK(BM_torch_spectral<false>)->Name("torch/svd_backward")->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_torch_spectral<true>)->Name("torch/eig_backward")->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond);
 #endif
 
 }  // namespace

@@ -71,6 +71,9 @@ auto eig_impl(const char* op, E&& A) {
 /// them (as LAPACK's, not sorted); each eigenvector has unit 2-norm and its largest component
 /// real. Both are complex for every input dtype. Throws shape_error for non-square input and
 /// linalg_error for input with infinities or NaNs (as torch) or if the iteration does not converge.
+/// Differentiable (torch 1.13's linalg_eig_backward; a real input gets the real part): a loss that
+/// depends on the eigenvectors' phases throws tl::autograd_error from backward; repeated eigenvalues
+/// give inf/NaN through V.
 template <expression E>
 auto eig(E&& A) {
   if constexpr (detail::records_grad<detail::value_of_t<E>>())
@@ -79,7 +82,8 @@ auto eig(E&& A) {
 }
 
 /// @brief The eigenvalues of a square matrix or batch, complex [*, n] (torch.linalg.eigvals);
-/// no eigenvectors are formed. Non-finite input throws linalg_error as in eig.
+/// no eigenvectors are formed (except for an input that requires grad: the gradient is
+/// V^-H diag(G) V^H). Non-finite input throws linalg_error as in eig.
 template <expression E>
 auto eigvals(E&& A) {
   if constexpr (detail::records_grad<detail::value_of_t<E>>())

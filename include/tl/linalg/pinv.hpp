@@ -46,7 +46,7 @@ auto pinv_hermitian(const In& in) {
 /// (torch.linalg.pinv). rtol defaults to max(m, n)·eps when neither tolerance is given (or atol
 /// <= 0), and to 0 when only a positive atol is. `hermitian` takes A as Hermitian and reads only
 /// its lower triangle: A⁺ = Q diag(1/λ) Qᴴ from tl::linalg::eigh over |λ| above the cutoff.
-/// [*, m, n] -> [*, n, m].
+/// [*, m, n] -> [*, n, m]. Differentiable (torch 1.13's pinv_backward, also with `hermitian`).
 template <expression E>
 auto pinv(E&& A, std::optional<double> atol = std::nullopt, std::optional<double> rtol = std::nullopt,
           bool hermitian = false) {

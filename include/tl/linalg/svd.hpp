@@ -101,7 +101,10 @@ void svd_batched(const char* op, W& a, real_t<T>* S, T* U, T* Vh, bool full) {
 /// @brief Singular value decomposition (torch.linalg.svd). `full_matrices` (default true, as torch)
 /// gives square U and Vh; false the reduced ones. Singular vectors are unique only up to a phase
 /// per pair (and within repeated singular values). Throws tl::linalg_error for non-finite input
-/// (as torch) or if the iteration does not converge.
+/// (as torch) or if the iteration does not converge. Differentiable (torch 1.13's svd_backward,
+/// tl/linalg/detail/autograd_spectral.hpp): with full_matrices the columns beyond min(m, n) get no
+/// gradient; for complex input a loss that depends on the singular vectors' phases throws
+/// tl::autograd_error from backward; repeated singular values give inf/NaN through U and Vh.
 template <expression E>
 auto svd(E&& A, bool full_matrices = true) {
   detail::check_matrix_arg<E>();
@@ -124,7 +127,8 @@ auto svd(E&& A, bool full_matrices = true) {
 }
 
 /// @brief The singular values of a matrix or a batch of them, descending (torch.linalg.svdvals):
-/// [*, m, n] -> [*, min(m, n)], real. Singular vectors are never formed.
+/// [*, m, n] -> [*, min(m, n)], real. Singular vectors are formed only for an input that requires
+/// grad (the gradient is U diag(G) Vh, as torch's).
 template <expression E>
 auto svdvals(E&& A) {
   detail::check_matrix_arg<E>();
