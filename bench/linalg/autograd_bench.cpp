@@ -7,6 +7,8 @@
 //   cholesky: loss = sum(cholesky(S) * W), S symmetric positive-definite
 //   svd:      loss = sum(S * w) + sum(U Vh * W) (reduced SVD; U Vh does not depend on the signs), n = 32, 128
 //   eig:      loss = Re sum(L^2) + sum(|V| * W) (real input, complex results), n = 32, 128
+//   qr:       loss = sum(Q * W) + sum(R * W'), reduced QR of an n x n matrix, n = 32 and 128
+//   matrix_exp: loss = sum(matrix_exp(A) * W), entries of A of size 1 / sqrt(n), n = 32 and 128
 //
 // Items processed count matrices (one forward + backward each).
 #define TL_AUTOGRAD 1
@@ -125,6 +127,31 @@ void BM_tl_spectral(benchmark::State& st) {
 BENCHMARK(BM_tl_spectral<false>)->Name("tl/svd_backward")->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_tl_spectral<true>)->Name("tl/eig_backward")->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond);
 
+/// qr (IsQr) or matrix_exp at n = st.range(0).
+template <bool IsQr>
+void BM_tl_factor_backward(benchmark::State& st) {
+  single_thread();
+  const tl::index_t n = st.range(0);
+  const auto a0 = make(n, n, IsQr ? 1.0 : 0.0, 0.3, false, IsQr ? 1.0 : 1.0 / std::sqrt(static_cast<double>(n)));
+  const auto w = make(n, n, 0, 1.1), w2 = make(n, n, 0, 2.3);
+  for (auto _ : st) {
+    tl::tensor<double, 2> a = a0.clone();
+    a.requires_grad_();
+    if constexpr (IsQr) {
+      const auto [q, r] = tl::linalg::qr(a);
+      tl::tensor<double, 0> l = tl::sum(q * w) + tl::sum(r * w2);
+      l.backward();
+    } else {
+      tl::tensor<double, 0> l = tl::sum(tl::linalg::matrix_exp(a) * w);
+      l.backward();
+    }
+    benchmark::DoNotOptimize(a.grad().data());
+  }
+  st.SetItemsProcessed(st.iterations());
+}
+BENCHMARK(BM_tl_factor_backward<true>)->Name("tl/qr_backward")->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_tl_factor_backward<false>)->Name("tl/matrix_exp_backward")->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond);
+
 #ifdef TL_BENCH_HAVE_TORCH
 torch::Tensor to_torch(const tl::tensor<double, 2>& t) {
   const tl::tensor<double, 2> c = t.contiguous();
@@ -180,6 +207,33 @@ void BM_torch_spectral(benchmark::State& st) {
 }
 BENCHMARK(BM_torch_spectral<false>)->Name("torch/svd_backward")->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_torch_spectral<true>)->Name("torch/eig_backward")->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond);
+
+template <bool IsQr>
+void BM_torch_factor_backward(benchmark::State& st) {
+  single_thread();
+  const tl::index_t n = st.range(0);
+  const auto a0 = to_torch(make(n, n, IsQr ? 1.0 : 0.0, 0.3, false, IsQr ? 1.0 : 1.0 / std::sqrt(static_cast<double>(n))));
+  const auto w = to_torch(make(n, n, 0, 1.1)), w2 = to_torch(make(n, n, 0, 2.3));
+  for (auto _ : st) {
+    auto a = a0.clone().requires_grad_(true);
+    torch::Tensor l;
+    if constexpr (IsQr) {
+      const auto [q, r] = torch::linalg::qr(a);
+      l = (q * w).sum() + (r * w2).sum();
+    } else {
+      l = (torch::linalg::matrix_exp(a) * w).sum();
+    }
+    l.backward();
+    benchmark::DoNotOptimize(a.grad().data_ptr<double>());
+  }
+  st.SetItemsProcessed(st.iterations());
+}
+BENCHMARK(BM_torch_factor_backward<true>)->Name("torch/qr_backward")->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_torch_factor_backward<false>)
+    ->Name("torch/matrix_exp_backward")
+    ->Arg(32)
+    ->Arg(128)
+    ->Unit(benchmark::kMillisecond);
 #endif
 
 }  // namespace

@@ -42,11 +42,7 @@ auto cond_impl(E&& A, cond_norm p, const std::string& pname) {
   check_matrix_arg<E>();
   using T = value_of_t<E>;
   if constexpr (records_grad<T>())
-    if (tl::detail::must_record(A)) {
-      // 2, -2 and 'nuc' are functions of the singular values: no gradient without svdvals' rule
-      if (p == cond_norm::two || p == cond_norm::minus_two || p == cond_norm::nuc) require_no_grad("cond", A);
-      else return record_cond(A, p, pname);
-    }
+    if (tl::detail::must_record(A)) return record_cond(A, p, pname);
   using Rl = real_t<T>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
   auto a = working_copy(std::forward<E>(A));
@@ -82,7 +78,8 @@ auto cond_impl(E&& A, cond_norm p, const std::string& pname) {
 }  // namespace detail
 
 /// @brief Condition number in the 2-norm, σ_max / σ_min (torch.linalg.cond with p = None); any
-/// [*, m, n] shape. Singular matrices give inf, the zero matrix NaN (0 / 0), empty ones 0.
+/// [*, m, n] shape. Singular matrices give inf, the zero matrix NaN (0 / 0), empty ones 0. With
+/// autograd, every order is differentiable through svdvals or ‖A‖ ‖A⁻¹‖ (torch's formulas).
 template <expression E>
 auto cond(E&& A) {
   return detail::cond_impl(std::forward<E>(A), detail::cond_norm::two, "None");

@@ -17,6 +17,7 @@ namespace tl::linalg {
 /// @brief Q = H(0) H(1) ... H(k-1), first n columns, H(i) = I - tau_i v_i v_i^H with v_i = (0, ...,
 /// 0, 1, A[i+1:, i]) (torch.linalg.householder_product). A: [*, m, n] with m >= n; tau: [*, k]
 /// with k <= n and the same batch dims (no broadcasting, as torch). Throws shape_error otherwise.
+/// With autograd, differentiable in A and tau (through the product of the reflectors).
 template <expression EA, expression ET>
 auto householder_product(EA&& A, ET&& tau) {
   detail::check_matrix_arg<EA>();

@@ -168,10 +168,10 @@ index_t lstsq_qr(lstsq_driver drv, index_t m, index_t n, index_t k, T* a, T* x, 
 /// zero; default eps(dtype) * max(m, n); negative means eps. `driver`: "gelsy" (default; QR with
 /// column pivoting), "gels" (QR, A assumed of full rank), "gelsd" / "gelss" (SVD; both run
 /// tl::linalg::svd). Throws value_error for another driver, shape_error for mismatched shapes.
+/// With autograd, the solution has the gradient of pinv(A) B in A and B (torch 1.13's rule).
 template <expression EA, expression EB>
 auto lstsq(EA&& A, EB&& B, std::optional<double> rcond = std::nullopt,
            std::optional<std::string_view> driver = std::nullopt) {
-  detail::require_no_grad("lstsq", A, B);
   detail::check_matrix_arg<EA>();
   detail::check_matrix_arg<EB, 1>();
   using T = detail::value_of_t<EA>;
@@ -278,6 +278,8 @@ auto lstsq(EA&& A, EB&& B, std::optional<double> rcond = std::nullopt,
     out.residuals = tensor<RT, BR + 1>(rs);
     std::copy_n(resid.data(), nb * k, out.residuals.data());
   }
+  if constexpr (detail::records_grad<T>())
+    if (tl::detail::must_record(a) || tl::detail::must_record(b)) detail::record_lstsq(out.solution, a, b);
   return out;
 }
 

@@ -128,7 +128,8 @@ void expm_one(const tensor<T, 2>& a, T* out) {
 /// Double and complex<double>: Padé degree 3, 5, 7, 9 or 13 chosen from the 1-norm, with
 /// scaling by 2^-s and s squarings beyond Higham's theta_13 = 5.37; float and complex<float>:
 /// degrees 3, 5, 7 with single-precision thresholds. Each matrix of a batch picks its own degree.
-/// A matrix with a non-finite entry gives NaN. A non-square input throws shape_error.
+/// A matrix with a non-finite entry gives NaN. A non-square input throws shape_error. With
+/// autograd, the gradient is the block of exp([[A^H, G], [0, A^H]]) (torch's), twice differentiable.
 template <expression E>
 auto matrix_exp(E&& A) {
   detail::check_matrix_arg<E>();

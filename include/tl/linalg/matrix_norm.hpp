@@ -195,11 +195,7 @@ auto matrix_norm_entry(E&& A_, const Ord& ord, const A&... args) {
   const auto d = mat_dims<R>("linalg::matrix_norm", args...);
   auto t = norm_input<Dt>(std::forward<E>(A_));
   if constexpr (records_grad<V0>())
-    if (tl::detail::must_record(t)) {
-      // 2, -2 and 'nuc' are functions of the singular values: no gradient without svdvals' rule
-      if (o == mat_ord::two || o == mat_ord::neg_two || o == mat_ord::nuc) require_no_grad("matrix_norm", t);
-      else return record_matrix_norm<da::keep>(t, o, d);
-    }
+    if (tl::detail::must_record(t)) return record_matrix_norm<da::keep>(t, o, d);
   return matrix_norm_impl<da::keep>(t, o, d);
 }
 
@@ -209,7 +205,8 @@ auto matrix_norm_entry(E&& A_, const Ord& ord, const A&... args) {
 /// `tl::keepdim` (torch.linalg.matrix_norm(A, ord, dim, keepdim, dtype=Dt)); string orders:
 /// 'fro' (default) and 'nuc' (the sum of the singular values).
 ///
-/// The result is real (float for complex<float>). 'fro' of an empty matrix is 0.
+/// The result is real (float for complex<float>). 'fro' of an empty matrix is 0. With autograd,
+/// differentiable through torch's composition (vector norms, amax / amin, svdvals).
 template <class Dt = void, expression E, class... A>
 auto matrix_norm(E&& A_, std::string_view ord = "fro", const A&... args) {
   return detail::matrix_norm_entry<Dt>(std::forward<E>(A_), ord, args...);

@@ -116,7 +116,9 @@ auto geqrf(E&& A) {
 /// @brief QR decomposition A = Q R of a matrix or batch [*, m, n] (torch.linalg.qr), k = min(m, n).
 /// `mode`: "reduced" (Q [*, m, k] with orthonormal columns, R [*, k, n] upper triangular),
 /// "complete" (Q [*, m, m] unitary, R [*, m, n]) or "r" (R [*, k, n] only; Q is an empty tensor,
-/// every extent 0). Signs follow LAPACK's geqrf (R's diagonal is real, of either sign). Throws
+/// every extent 0). Signs follow LAPACK's geqrf (R's diagonal is real, of either sign). With
+/// autograd, differentiable as in torch 1.13 except for mode "r" and for "complete" with m > n,
+/// whose backward throws autograd_error. Throws
 /// value_error for another mode.
 template <expression E>
 auto qr(E&& A, std::string_view mode = "reduced") {

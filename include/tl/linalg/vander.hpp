@@ -17,7 +17,8 @@ namespace tl::linalg {
 
 /// @brief x^0, x^1, ..., x^(N-1) along a new last dim (torch.linalg.vander(x, N=None)); N
 /// defaults to x's last extent and must be greater than 1 (else value_error). Floating, complex
-/// and integer dtypes (bool is rejected as in torch); powers by repeated multiplication.
+/// and integer dtypes (bool is rejected as in torch); powers by repeated multiplication, which
+/// autograd differentiates (exactly at x = 0).
 template <expression E>
 auto vander(E&& x, std::optional<index_t> N = std::nullopt) {
   using T = detail::value_of_t<E>;

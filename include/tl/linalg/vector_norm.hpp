@@ -110,7 +110,8 @@ tensor<real_t<V>, RO> vector_norm_plan(const tensor<V, R>& t, double ord,
 /// (sum |x|^ord)^(1/ord). Float, double and complex input; the result is real (float for
 /// complex<float>). Dt, when given, is the dtype the input is converted to first (complex exactly
 /// when the input is). The norms of nothing are 0, except for ord < 0 and ord = inf, which have no
-/// identity and throw value_error. NaN anywhere in a reduced run gives NaN.
+/// identity and throw value_error. NaN anywhere in a reduced run gives NaN. With autograd, the
+/// gradient is torch's (0 at a zero vector for ord 2; ties of inf / -inf share it equally).
 template <class Dt = void, expression E, class... A>
   requires tl::detail::reduce_dim_args<std::remove_cvref_t<E>::rank, A...>
 auto vector_norm(E&& x, double ord = 2, const A&... args) {

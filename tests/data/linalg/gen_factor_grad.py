@@ -61,6 +61,11 @@ MATRIX_CASES = {
     "lu_wide": ((2, 3, 4), 0.2, 0.4, lambda v: torch.cat(torch.linalg.lu(v)[1:], dim=-1)),
     "lu_factor_tall": ((2, 4, 3), 0.2, 0.4, lambda v: torch.linalg.lu_factor(v)[0]),
     "lu_factor_wide": ((2, 3, 4), 0.2, 0.4, lambda v: torch.linalg.lu_factor(v)[0]),
+    # lstsq of the tall system v[:, :, :2] X = v[:, :, 2:] and of the wide one (minimum norm)
+    "lstsq_tall": ((2, 4, 3), 1.0, 0.4, lambda v: torch.linalg.lstsq(v[:, :, :2], v[:, :, 2:]).solution),
+    # (the C++ test passes B as a batch of vectors; torch 1.13's backward fails for vector right-hand
+    # sides, so the reference takes the same B as one-column matrices, which has the same gradient)
+    "lstsq_wide": ((2, 2, 4), 1.0, 0.4, lambda v: torch.linalg.lstsq(v[:, :, :3], v[:, :, 3:]).solution),
 }
 
 # real-valued functions, flattened
@@ -76,12 +81,18 @@ NORM_CASES = {
     "matrix_norm_-1": lambda v: torch.linalg.matrix_norm(v, -1),
     "matrix_norm_inf": lambda v: torch.linalg.matrix_norm(v, INF, dim=(0, 2)),
     "matrix_norm_-inf": lambda v: torch.linalg.matrix_norm(v, -INF),
+    "matrix_norm_2": lambda v: torch.linalg.matrix_norm(v, 2),
+    "matrix_norm_-2": lambda v: torch.linalg.matrix_norm(v, -2, dim=(0, 2)),
+    "matrix_norm_nuc": lambda v: torch.linalg.matrix_norm(v, "nuc", keepdim=True),
     "norm": lambda v: torch.linalg.norm(v),
     # torch 1.13's cond masks the inverse in place, so its backward raises; this is its formula
     # (the product of the norms of A and of inv(A)) out of place, as later torch versions do
     "cond_fro": lambda v: cond_product(v, "fro"),
     "cond_inf": lambda v: cond_product(v, INF),
     "cond_-1": lambda v: cond_product(v, -1),
+    "cond_nuc": lambda v: cond_product(v, "nuc"),
+    "cond_2": lambda v: torch.linalg.cond(v),
+    "cond_-2": lambda v: torch.linalg.cond(v[:, :2, :], -2),
 }
 # zeros and ties: the subgradients torch picks
 TIE_INPUT = [[1.0, -3.0, 3.0], [0.0, 0.0, 0.0], [2.0, -2.0, 1.0]]

@@ -15,7 +15,8 @@
 /// - vector_norm: tl::norm's rule (torch's norm_backward: 0 at x = 0 for the 2-norm, ties of the
 ///   inf / -inf norms share the gradient equally); matrix_norm: torch's composition ('fro' as a
 ///   vector norm over both dims, 1 / inf as amax of column / row 1-norms, -1 / -inf with amin);
-///   cond for 'fro', 1, -1, inf and -inf is the norm product ‖A‖ ‖A^-1‖ of the recorded operations (torch's).
+///   2 / -2 / 'nuc' as amax / amin / sum of svdvals; cond for 2 / -2 is the ratio of the first
+///   and last singular values, for the other orders the norm product ‖A‖ ‖A^-1‖ of the recorded operations (torch's).
 #include <array>
 #include <limits>
 #include <string>
@@ -25,7 +26,9 @@
 
 #include "tl/linalg/cond.hpp"
 #include "tl/linalg/detail/autograd_factor_decl.hpp"
+#include "tl/linalg/detail/autograd_spectral.hpp"  // pinv_backward, svdvals' rule
 #include "tl/linalg/householder_product.hpp"
+#include "tl/linalg/lstsq.hpp"
 #include "tl/linalg/matrix_exp.hpp"
 #include "tl/linalg/matrix_norm.hpp"
 #include "tl/linalg/qr.hpp"
@@ -182,13 +185,27 @@ tensor<real_t<ag_value_t<E>>, Keep ? ag_rank_v<E> : ag_rank_v<E> - 2> record_mat
   using K = tensor<real_t<T>, R>;
   const tensor<T, R> a = ad::materialize_forward(e);
   const index_t d0 = static_cast<index_t>(d[0]), d1 = static_cast<index_t>(d[1]);
-  // 1 / -1: the extreme column sum; inf / -inf: the extreme row sum (torch's composition).
-  const bool rows = o == mat_ord::inf || o == mat_ord::neg_inf;
-  const bool max = o == mat_ord::one || o == mat_ord::inf;
+  shape_t<R> ks = a.shape();  // the keepdim shape
+  ks[d[0]] = ks[d[1]] = 1;
   K r;
   if (o == mat_ord::fro) {
     r = tl::norm(a, 2.0, tl::dims{d0, d1}, tl::keepdim);
+  } else if (o == mat_ord::two || o == mat_ord::neg_two || o == mat_ord::nuc) {
+    // 2 / -2: amax / amin of the singular values, 'nuc' their sum, of A with d0, d1 moved last
+    std::array<index_t, R> perm{};
+    for (std::size_t q = 0, k = 0; q < R; ++q)
+      if (q != d[0] && q != d[1]) perm[k++] = static_cast<index_t>(q);
+    perm[R - 2] = d0;
+    perm[R - 1] = d1;
+    const tensor<real_t<T>, R - 1> s = tl::linalg::svdvals(tensor<T, R>(a.permute(perm)));
+    const tensor<real_t<T>, R - 2> e = o == mat_ord::nuc   ? tl::sum(s, -1)
+                                       : o == mat_ord::two ? tl::amax(s, -1)
+                                                           : tl::amin(s, -1);
+    r = e.reshape(ks);
   } else {
+    // 1 / -1: the extreme column sum; inf / -inf: the extreme row sum
+    const bool rows = o == mat_ord::inf || o == mat_ord::neg_inf;
+    const bool max = o == mat_ord::one || o == mat_ord::inf;
     const K sums = tl::norm(a, 1.0, rows ? d1 : d0, tl::keepdim);
     r = max ? K(tl::amax(sums, rows ? d0 : d1, tl::keepdim)) : K(tl::amin(sums, rows ? d0 : d1, tl::keepdim));
   }
@@ -209,23 +226,77 @@ tensor<real_t<ag_value_t<E>>, ag_rank_v<E> - 2> record_cond(const E& e, cond_nor
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
   const tensor<T, R> a = ad::materialize_forward(e);
   const auto& sh = a.shape();
+  shape_t<R - 2> bs{};
+  for (std::size_t q = 0; q + 2 < R; ++q) bs[q] = sh[q];
+  const index_t k = std::min(sh[R - 2], sh[R - 1]);
+  if (p == cond_norm::two || p == cond_norm::minus_two) {
+    // torch: the first over the last singular value (or the reverse for -2); empty matrices give 0
+    if (k == 0) return zeros<Rl>(bs);
+    const tensor<Rl, R - 1> s = tl::linalg::svdvals(a);
+    const tensor<Rl, R - 1> hi = s.narrow(R - 2, 0, 1), lo = s.narrow(R - 2, k - 1, 1);
+    return ad::materialize(p == cond_norm::two ? hi / lo : lo / hi).reshape(bs);
+  }
   if (sh[R - 2] != sh[R - 1])
     throw shape_error(cat_str("tl::linalg::cond(p = ", pname,
                               "): expected a square matrix or a batch of square matrices, got shape ", shape_str(sh)));
   // torch: the inverse of a singular matrix is replaced by inf, and a NaN or inf product by inf
   // (whose gradient is then 0).
   const Rl inf = std::numeric_limits<Rl>::infinity();
-  if (sh[R - 1] == 0) {
-    shape_t<R - 2> bs{};
-    for (std::size_t q = 0; q + 2 < R; ++q) bs[q] = sh[q];
-    return zeros<Rl>(bs);
-  }
+  if (k == 0) return zeros<Rl>(bs);
   const auto r = tl::linalg::inv_ex(a);
   shape_t<R> ks = sh;
   ks[R - 2] = ks[R - 1] = 1;
   const tensor<T, R> ai = ad::materialize(tl::where(r.info.reshape(ks) != 0, T(inf), r.inverse));
   const tensor<Rl, R - 2> c = ad::materialize(cond_matrix_norm(a, p) * cond_matrix_norm(ai, p));
   return ad::materialize(tl::where(tl::isfinite(c), c, inf));
+}
+
+// ---- least squares -----------------------------------------------------------------------------
+
+/// `t` with leading extents 1 up to rank R (a recorded view).
+template <std::size_t R, class X>
+tensor<typename X::value_type, R> with_rank(const X& t) {
+  shape_t<R> s{};
+  for (std::size_t q = 0; q < R; ++q) s[q] = q + X::rank < R ? 1 : t.shape()[q + X::rank - R];
+  return t.reshape(s);
+}
+
+/// Records lstsq's solution X (the minimum-norm least-squares solution): torch 1.13's gradient is
+/// that of X = pinv(A) B, G_A = pinv_backward(G_X B^H, pinv(A), A) and G_B = pinv(A)^H G_X.
+template <class X, class EA, class EB>
+void record_lstsq(X& solution, const EA& ea, const EB& eb) {
+  using T = value_of_t<EA>;
+  constexpr std::size_t RA = std::remove_cvref_t<EA>::rank, RB = std::remove_cvref_t<EB>::rank, RX = X::rank;
+  constexpr bool vec = RB + 1 == RA;
+  constexpr std::size_t RM = vec ? RX + 1 : RX;  // the rank of the solution as matrices
+  using MA = tensor<T, RA>;
+  using MB = tensor<T, RB>;
+  using M = tensor<T, RM>;
+  const MA a = ad::materialize_forward(ea);
+  const MB b = ad::materialize_forward(eb);
+  ad::record_fn(
+      "LinalgLstsqBackward", solution,
+      [](const X& g, const std::tuple<MA, MB>& in, const X&, const std::array<bool, 2>& need) {
+        const MA& x_a = std::get<0>(in);
+        const MB& x_b = std::get<1>(in);
+        const auto as_matrices = [](const auto& t) {  // a batch of vectors as n x 1 matrices, rank RM
+          if constexpr (vec) return with_rank<RM>(t.unsqueeze(static_cast<index_t>(std::remove_cvref_t<decltype(t)>::rank)));
+          else return with_rank<RM>(t);
+        };
+        const M gm = as_matrices(g), bm = as_matrices(x_b);
+        const M am = with_rank<RM>(x_a);
+        const M p = tl::linalg::pinv(am);
+        MA ga = ad::undefined_tensor<T, RA>();
+        MB gb = ad::undefined_tensor<T, RB>();
+        if (need[0]) ga = ad::sum_to(pinv_backward(M(tl::matmul(gm, bm.mH())), p, am), x_a.shape());
+        if (need[1]) {
+          const M full = tl::matmul(p.mH(), gm);
+          if constexpr (vec) gb = ad::sum_to(full.squeeze(-1), x_b.shape());
+          else gb = ad::sum_to(full, x_b.shape());
+        }
+        return std::make_tuple(ga, gb);
+      },
+      std::array<bool, 2>{true, true}, false, a, b);
 }
 
 }  // namespace tl::linalg::detail

@@ -33,6 +33,8 @@ Out record_vector_norm(F fwd, const E& x, double ord, const A&... args);
 template <bool Keep, class E>
 tensor<real_t<ag_value_t<E>>, Keep ? ag_rank_v<E> : ag_rank_v<E> - 2> record_matrix_norm(
     const E& a, mat_ord o, std::array<std::size_t, 2> d);
+template <class X, class EA, class EB>
+void record_lstsq(X& solution, const EA& a, const EB& b);
 template <class E>
 tensor<real_t<ag_value_t<E>>, ag_rank_v<E> - 2> record_cond(const E& a, cond_norm p, std::string_view pname);
 
