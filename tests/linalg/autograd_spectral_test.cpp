@@ -206,10 +206,8 @@ TEST_CASE_TEMPLATE("linalg autograd: eig and eigvals (gradcheck, gradgradcheck)"
   // Distinct eigenvalues; for double a real and a complex pair in the first matrix.
   const auto x = input<V, 3>({2, 3, 3}, 0, 0.5);
   for (int id : {eig_l, eig_abs_v, eig_square, eigvals_l}) check_probe(id, x, false);
-  // Second order through the eigenvalues (the eigenvector part of eig's double backward does not
-  // match finite differences yet: see docs/linalg.md).
   const auto x1 = input<V, 3>({1, 3, 3}, 0, 0.5);
-  for (int id : {eig_l, eigvals_l}) check_probe(id, x1, true);
+  for (int id : {eig_l, eig_abs_v, eig_square, eigvals_l}) check_probe(id, x1, true);
 }
 
 TEST_CASE_TEMPLATE("linalg autograd: pinv (gradcheck, gradgradcheck)", V, double, cd) {

@@ -218,7 +218,7 @@ M eig_backward(const W& w, const M& v, const W& gw, const M& gv, bool check) {
   const M proj = ad::materialize(vhgv - tl::matmul(vh, M(ad::materialize(v * re.unsqueeze(-2)))));
   const index_t n = w.shape()[R - 2];
   const tensor<T, 2> id = tl::eye<T>(n);
-  const tensor<T, R - 1> wc = ad::materialize(tl::conj(w));
+  const tensor<T, R - 1> wc = w.conj();  // a recorded view (its gradient reaches L under create_graph)
   const M e = ad::materialize(wc.unsqueeze(-2) - wc.unsqueeze(-1) + id);  // conj(L_j - L_i), 1 on the diagonal
   const M inner = ad::materialize(proj / e + diag_matrices<T>(gw));
   return tl::linalg::solve(vh, tl::matmul(inner, vh));
