@@ -15,7 +15,9 @@
 ///   The diagonal term with 1/(2S) is there for complex input only. With full_matrices the
 ///   gradients of the columns of U and rows of Vh beyond k are ignored (they span arbitrary bases
 ///   of the complementary subspaces), as in torch. When only S has a gradient (and always for
-///   svdvals) G_A = U diag(G_S) Vh.
+///   svdvals) G_A = U diag(G_S) Vh. (An output whose gradient is exactly zero counts as one that
+///   received none: the multi-output node cannot tell them apart. torch's result differs from
+///   this only where it would be NaN, at repeated singular values; the same holds for eig.)
 /// - eig (A V = V diag(L), columns of V of unit norm): with E*_ij = conj(L_j - L_i) (1 on the
 ///   diagonal) and W = V^H G_V - V^H V diag(Re diag(V^H G_V)),
 ///   G_A = V^-H (W / E* + diag(G_L)) V^H; with no gradient on V (and for eigvals)
