@@ -6,7 +6,7 @@
 
 #include <tl/ops/ops.hpp>
 
-namespace {
+namespace ops_cat_test {  // one namespace per test file: the tests compile as unity builds
 using tl::index_t;
 
 struct lcg {
@@ -31,7 +31,6 @@ tl::tensor<T, R> random_tensor(const tl::shape_t<R>& s, std::uint64_t seed) {
   for (index_t i = 0; i < t.numel(); ++i) t.data()[i] = value_of<T>(g.next());
   return t;
 }
-}  // namespace
 
 TEST_CASE_TEMPLATE("cat joins along any dim, matching a reference loop", T, bool, std::int32_t, std::int64_t, float,
                    double, tl::complex<float>, tl::complex<double>) {
@@ -142,3 +141,5 @@ TEST_CASE("stack of rank-0 tensors and errors") {
   CHECK_THROWS_WITH_AS(tl::stack(std::vector<tl::tensor<float, 2>>{}, 0),
                        doctest::Contains("tl::stack: expected a non-empty list"), tl::value_error);
 }
+
+}  // namespace ops_cat_test

@@ -6,7 +6,7 @@
 
 #include <tl/ops/ops.hpp>
 
-namespace {
+namespace ops_indexing_test {  // one namespace per test file: the tests compile as unity builds
 using tl::index_t;
 
 struct lcg {
@@ -47,7 +47,6 @@ tl::tensor<I, 1> idx1(std::initializer_list<I> v) {
   for (I x : v) t(k++) = x;
   return t;
 }
-}  // namespace
 
 TEST_CASE_TEMPLATE("index_select matches a reference loop on every dim", T, bool, std::int32_t, float, double,
                    tl::complex<double>) {
@@ -285,3 +284,5 @@ TEST_CASE("scatter errors leave the destination untouched") {
                        tl::index_error);
   CHECK(self(0, 0) == 1.0f);
 }
+
+}  // namespace ops_indexing_test

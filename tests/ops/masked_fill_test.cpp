@@ -7,7 +7,7 @@
 
 #include <tl/ops/ops.hpp>
 
-namespace {
+namespace ops_masked_fill_test {  // one namespace per test file: the tests compile as unity builds
 using tl::index_t;
 
 template <class T>
@@ -24,7 +24,6 @@ tl::tensor<T, 2> make(index_t m, index_t n) {
     for (index_t j = 0; j < n; ++j) t(i, j) = value_of<T>(static_cast<int>(3 * i + j + 1));
   return t;
 }
-}  // namespace
 
 TEST_CASE_TEMPLATE("masked_fill with a broadcast mask keeps the dtype", T, bool, std::int32_t, std::int64_t, float,
                    double, tl::complex<float>, tl::complex<double>) {
@@ -113,3 +112,5 @@ TEST_CASE("masked_fill errors") {
                        tl::shape_error);
   CHECK(t13(0, 0) == 1.0f);
 }
+
+}  // namespace ops_masked_fill_test

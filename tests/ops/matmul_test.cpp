@@ -8,7 +8,7 @@
 
 #include <tl/ops/ops.hpp>
 
-namespace {
+namespace ops_matmul_test {  // one namespace per test file: the tests compile as unity builds
 using tl::index_t;
 
 struct lcg {
@@ -104,7 +104,6 @@ void check_matmul(const tl::basic_tensor<V, EO>& c, const tl::basic_tensor<TA, E
       }
   }
 }
-}  // namespace
 
 TEST_CASE_TEMPLATE("matmul 2-D x 2-D for every dtype, sizes around the SIMD tiles", T, std::int32_t, std::int64_t,
                    float, double, tl::complex<float>, tl::complex<double>) {
@@ -274,3 +273,5 @@ TEST_CASE("matmul errors") {
                                          "broadcast (extent 2 vs 3)"),
                        tl::shape_error);
 }
+
+}  // namespace ops_matmul_test

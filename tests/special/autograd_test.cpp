@@ -9,9 +9,7 @@
 namespace ts = tl::special;
 using tl::autograd::gradcheck;
 
-namespace {
-tl::tensor<double, 1> vec(std::initializer_list<double> v) { return special_test::from_list<double>(v); }
-}  // namespace
+using special_test::vec;
 
 TEST_CASE("special: gradcheck of the unary functions") {
   const auto x = vec({-2.5, -0.9, -0.3, 0.2, 0.6, 1.4, 3.0});

@@ -8,13 +8,11 @@
 namespace ts = tl::special;
 using tl::autograd::gradcheck;
 
-namespace {
-tl::tensor<double, 1> vec(std::initializer_list<double> v) { return special_test::from_list<double>(v); }
-}  // namespace
+using special_test::vec;
 
 // One gradcheck instantiation over a runtime choice of function (keeps this file quick to compile).
 template <class V>
-tl::tensor<double, 1> apply(int f, const V& v) {
+tl::tensor<double, 1> bessel_apply(int f, const V& v) {
   switch (f) {
     case 0: return tl::eval(ts::i0(v));
     case 1: return tl::eval(ts::i0e(v));
@@ -32,7 +30,7 @@ TEST_CASE("special: gradcheck of i0, i0e, i1, i1e, K0, K1 (plain and scaled), sp
   const auto x = vec({-12.0, -3.1, -0.4, 0.25, 0.95, 1.7, 7.9, 8.3, 30.0});
   for (int f = 0; f <= 8; ++f) {
     INFO("function " << f);
-    CHECK(gradcheck([f](const auto& v) { return apply(f, v); }, x));
+    CHECK(gradcheck([f](const auto& v) { return bessel_apply(f, v); }, x));
   }
 }
 

@@ -8,13 +8,11 @@
 namespace ts = tl::special;
 using tl::autograd::gradcheck;
 
-namespace {
-tl::tensor<double, 1> vec(std::initializer_list<double> v) { return special_test::from_list<double>(v); }
-}  // namespace
+using special_test::vec;
 
 // One gradcheck instantiation over a runtime choice of function (keeps this file quick to compile).
 template <class V>
-tl::tensor<double, 1> apply(int f, const V& v) {
+tl::tensor<double, 1> gamma_apply(int f, const V& v) {
   switch (f) {
     case 0: return tl::eval(ts::gammaln(v));
     case 1: return tl::eval(ts::digamma(v));
@@ -31,7 +29,7 @@ TEST_CASE("special: gradcheck of gammaln, digamma, polygamma, multigammaln") {
   const auto y = vec({2.3, 3.2, 5.0, 17.5});  // multigammaln: x > (p - 1) / 2
   for (int f = 0; f <= 6; ++f) {
     INFO("function " << f);
-    CHECK(gradcheck([f](const auto& v) { return apply(f, v); }, f < 4 ? x : y));
+    CHECK(gradcheck([f](const auto& v) { return gamma_apply(f, v); }, f < 4 ? x : y));
   }
 }
 

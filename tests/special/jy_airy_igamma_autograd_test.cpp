@@ -11,13 +11,11 @@
 namespace ts = tl::special;
 using tl::autograd::gradcheck;
 
-namespace {
-tl::tensor<double, 1> vec(std::initializer_list<double> v) { return special_test::from_list<double>(v); }
-}  // namespace
+using special_test::vec;
 
 // One gradcheck instantiation over a runtime choice of function (keeps this file quick to compile).
 template <class V>
-tl::tensor<double, 1> apply(int f, const V& v) {
+tl::tensor<double, 1> jy_apply(int f, const V& v) {
   const auto a = vec({0.5, 2.0, 3.5, 1.0, 7.0, 12.0, 0.8, 2.5});
   switch (f) {
     case 0: return tl::eval(ts::bessel_j0(v));
@@ -35,8 +33,8 @@ TEST_CASE("special: gradcheck of bessel_j0, j1, y0, y1, tgamma, gammainc and gam
   const auto x = vec({-7.3, -2.6, -0.45, 0.3, 1.2, 2.9, 4.4, 11.5});
   for (int f = 0; f <= 7; ++f) {
     INFO("function " << f);
-    if (f == 4) CHECK(gradcheck([f](const auto& v) { return apply(f, v); }, vec({-2.5, -0.3, 0.2, 0.9, 1.46, 2.7, 5.3, 9.1})));
-    else CHECK(gradcheck([f](const auto& v) { return apply(f, v); }, x));
+    if (f == 4) CHECK(gradcheck([f](const auto& v) { return jy_apply(f, v); }, vec({-2.5, -0.3, 0.2, 0.9, 1.46, 2.7, 5.3, 9.1})));
+    else CHECK(gradcheck([f](const auto& v) { return jy_apply(f, v); }, x));
   }
 }
 

@@ -143,6 +143,9 @@ tl::tensor<T, 1> from_list(std::initializer_list<double> l) {
   return t;
 }
 
+/// A double vector from a list (the autograd tests' inputs).
+inline tl::tensor<double, 1> vec(std::initializer_list<double> l) { return from_list<double>(l); }
+
 /// Exact equality including NaN == NaN and the sign of zero.
 template <class T>
 bool same(T got, double want) {

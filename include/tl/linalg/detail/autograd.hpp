@@ -541,5 +541,5 @@ tensor<real_t<ag_value_t<E>>, ag_rank_v<E> - 1> record_eigvalsh(const E& e, std:
 }
 
 }  // namespace tl::linalg::detail
-#include "tl/linalg/detail/autograd_factor.hpp"
 #include "tl/linalg/detail/autograd_spectral.hpp"
+#include "tl/linalg/detail/autograd_factor.hpp"

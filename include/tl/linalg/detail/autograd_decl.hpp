@@ -84,5 +84,5 @@ tensor<real_t<ag_value_t<E>>, ag_rank_v<E> - 1> record_eigvalsh(const E& a, std:
 
 }  // namespace detail
 }  // namespace tl::linalg
-#include "tl/linalg/detail/autograd_factor_decl.hpp"
 #include "tl/linalg/detail/autograd_spectral_decl.hpp"
+#include "tl/linalg/detail/autograd_factor_decl.hpp"
