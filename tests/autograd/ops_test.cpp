@@ -152,3 +152,29 @@ TEST_CASE("cat, stack and split pass gradients to their pieces") {
   s.backward();
   CHECK(x.grad()(1, 2) == doctest::Approx(2.0));
 }
+
+TEST_CASE("an evaluated lazy conjugate keeps its link to the graph") {
+  // Autograd's evaluation of a conjugate view (a temporary or a named view) must keep the view's
+  // gradient: the gradient through it equals the gradient through the view itself.
+  using C = tl::complex<double>;
+  const auto leaf = [] {
+    tl::tensor<C, 1> t(tl::shape_t<1>{3});
+    for (int i = 0; i < 3; ++i) t(i) = C(1.0 + i, 0.5 * i - 0.25);
+    return t.requires_grad_();
+  };
+  tl::tensor<C, 1> w(tl::shape_t<1>{3});
+  for (int i = 0; i < 3; ++i) w(i) = C(0.5 - i, 1.0 + 0.5 * i);
+  auto a = leaf(), b = leaf(), c = leaf();
+  const auto ma = tl::detail::materialize(tl::conj(a));
+  auto view = tl::conj(b);
+  const auto mb = tl::detail::materialize(view);
+  REQUIRE(ma.requires_grad());
+  REQUIRE(mb.requires_grad());
+  tl::sum(tl::real(ma * w)).backward();
+  tl::sum(tl::real(mb * w)).backward();
+  tl::sum(tl::real(tl::conj(c) * w)).backward();
+  for (int i = 0; i < 3; ++i) {
+    CHECK(a.grad()(i) == c.grad()(i));
+    CHECK(b.grad()(i) == c.grad()(i));
+  }
+}

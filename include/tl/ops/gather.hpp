@@ -40,7 +40,7 @@ auto gather(E&& t, index_t dim, I&& index) {
       return detail::record_selected<tensor<T, R>>([=](const auto& x) { return tl::gather(x, dim, idx); }, t, d,
                                                    [idx](const tensor<T, R>&) { return idx; }, "GatherBackward");
     }
-  const auto src = detail::materialize(std::forward<E>(t));
+  const auto src = detail::resolved_tensor(std::forward<E>(t));
   const auto idx = detail::index_as_int64(std::forward<I>(index));
   const auto& is = idx.shape();
   for (std::size_t k = 0; k < R; ++k)

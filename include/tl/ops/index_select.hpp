@@ -40,7 +40,7 @@ auto index_select(E&& t, index_t dim, I&& index) {
           },
           "IndexSelectBackward");
     }
-  const auto src = detail::materialize(std::forward<E>(t));
+  const auto src = detail::resolved_tensor(std::forward<E>(t));
   const auto idx = detail::index_as_int64(std::forward<I>(index));
   const index_t ni = idx.numel();
   const index_t n = src.shape()[d];

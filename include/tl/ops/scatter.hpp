@@ -76,7 +76,7 @@ void scatter_tensor(const char* op, const basic_tensor<T, Ext>& dst, index_t dim
     static_assert(std::is_same_v<typename S::value_type, T>,
                   "tl: scatter needs src of the same dtype as self (torch raises the same); cast with tl::astype");
     static_assert(S::rank == R, "tl: scatter needs src of the same rank as self");
-    const auto s = materialize(std::forward<Src>(src));
+    const auto s = resolved_tensor(std::forward<Src>(src));
     const shape_t<R> ss = s.shape();
     check_scatter_shapes(op, d, dst.shape(), idx.shape(), &ss);
     const T* sp = s.data();

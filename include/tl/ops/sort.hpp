@@ -60,7 +60,7 @@ auto sort(E&& t, index_t dim = -1, bool descending = false, bool stable = false)
       return detail::record_selected<sort_result<T, R>>(
           [=](const auto& x) { return tl::sort(x, dim, descending, stable); }, t, d,
           [](const sort_result<T, R>& r) { return r.indices; }, "SortBackward");
-  const auto src = detail::materialize(std::forward<E>(t));
+  const auto src = detail::resolved_tensor(std::forward<E>(t));
   sort_result<T, R> r{tensor<T, R>(src.shape(), src.device()), tensor<std::int64_t, R>(src.shape(), src.device())};
   if (src.is_cuda()) {
     if (src.numel() > 0) detail::run_sort_on_device(src, d, descending, r);

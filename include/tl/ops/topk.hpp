@@ -35,7 +35,7 @@ auto topk(E&& t, index_t k, index_t dim = -1, bool largest = true, bool sorted =
       return detail::record_selected<sort_result<T, R>>(
           [=](const auto& x) { return tl::topk(x, k, dim, largest, sorted); }, t, d,
           [](const sort_result<T, R>& r) { return r.indices; }, "TopkBackward");
-  const auto src = detail::materialize(std::forward<E>(t));
+  const auto src = detail::resolved_tensor(std::forward<E>(t));
   const index_t n = R == 0 ? 1 : src.shape()[d];
   if (k < 0 || k > n)
     throw index_error(detail::cat_str("tl::topk: k = ", k, " is out of range for dim ", d, " of extent ", n,

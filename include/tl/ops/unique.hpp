@@ -39,7 +39,7 @@ auto unique(E&& t, bool sorted = true, bool return_inverse = false, bool return_
   constexpr std::size_t R = D::rank;
   static_assert(!is_complex_v<T>, "tl: unique is not defined for complex tensors (torch raises the same)");
   (void)sorted;
-  const auto src = detail::materialize(std::forward<E>(t));
+  const auto src = detail::resolved_tensor(std::forward<E>(t));
   const index_t n = src.numel();
   std::vector<std::pair<T, std::int64_t>> buf(static_cast<std::size_t>(n));
   {

@@ -53,9 +53,11 @@ void parallel_ranges(index_t n, index_t grain, F&& f) {
 }
 
 /// The expression `e` as a tensor whose elements can be read through its strides (no lazy
-/// conjugate): tensors are returned as they are (a view), expressions are evaluated once.
+/// conjugate): tensors are returned as they are (a view), expressions are evaluated once. For the
+/// ops that read elements; autograd code evaluates with detail::materialize, which keeps a lazy
+/// conjugate view and its gradient link.
 template <expression E>
-auto materialize(E&& e) {
+auto resolved_tensor(E&& e) {
   using D = std::remove_cvref_t<E>;
   using T = typename D::value_type;
   if constexpr (is_tensor_v<D>) {
