@@ -10,7 +10,9 @@
 #define TL_HD
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
+// Forced inlining only where the compiler optimizes: at -O0 (debug and sanitizer builds) it would
+// copy every SIMD kernel body into each caller, which costs compile time and helps nothing there.
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__OPTIMIZE__)
 #define TL_INLINE inline __attribute__((always_inline))
 #else
 #define TL_INLINE inline
