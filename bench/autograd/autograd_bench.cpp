@@ -15,6 +15,9 @@
 //             tl::autograd::hessian against LibTorch's gradient with create_graph=true followed by 100
 //             backward passes (one per row, grad_outputs = e_i), which is what
 //             torch.autograd.functional.hessian does.
+//   hessian_prod: the 64 x 64 Hessian of prod(x) in double with one element of x exactly zero, so
+//             both libraries differentiate their exact (division-free) gradient of prod: tl's exclusive
+//             cumprods against LibTorch's; same protocol as `hessian`.
 //
 // Diagnostics beside the cases: the chain's forward under no_grad, its two gradients written by hand
 // as fused tl expressions, the backward of sum(f(x) * w) for f = sin, tanh, sigmoid, and the five
@@ -25,7 +28,7 @@
 // clearing the gradients) runs untimed. Every other benchmark reports wall-clock time per iteration.
 // Before timing, each benchmark checks its losses and gradients once against a reference computed
 // here in double with hand-derived formulas (relative tolerance 1e-4 for float, with an absolute
-// floor of 1e-4 for values near 0; 1e-9 for the double Hessian) and stops with SkipWithError when they
+// floor of 1e-4 for values near 0; 1e-9 for the double Hessians) and stops with SkipWithError when they
 // differ.
 #define TL_AUTOGRAD 2  // create_graph (hessian) needs level 2
 
@@ -751,38 +754,105 @@ tl::tensor<double, 0> hessian_f(const tl::tensor<double, 1>& x) {
   return tl::tensor<double, 0>(tl::sum(x * x * x) + tl::sum(tl::sin(x)) * tl::sum(x));
 }
 
-void BM_hessian_tl(benchmark::State& state) {
+/// Times tl::autograd::hessian(f, x) after checking it once against `want` (tolerance 1e-9).
+void time_hessian_tl(benchmark::State& state, const char* what,
+                     tl::tensor<double, 0> (*f)(const tl::tensor<double, 1>&), const tl::tensor<double, 1>& x,
+                     const std::vector<double>& want) {
   single_thread();
-  const auto& x = hessian_x();
-  if (!close(state, "tl hessian", flat(tl::autograd::hessian(hessian_f, x)), hessian_reference(), 1e-9)) return;
+  if (!close(state, what, flat(tl::autograd::hessian(f, x)), want, 1e-9)) return;
   for (auto _ : state) {
-    auto h = tl::autograd::hessian(hessian_f, x);
+    auto h = tl::autograd::hessian(f, x);
     benchmark::DoNotOptimize(h.data());
   }
+}
+
+void BM_hessian_tl(benchmark::State& state) {
+  time_hessian_tl(state, "tl hessian", hessian_f, hessian_x(), hessian_reference());
 }
 BENCHMARK(BM_hessian_tl)->Apply(real_time_us);
 
 #ifdef TL_BENCH_HAVE_TORCH
-void BM_hessian_torch(benchmark::State& state) {
+/// Times LibTorch's Hessian of f at x as torch.autograd.functional.hessian computes it (the
+/// gradient with create_graph, then one backward per row), after checking it once against `want`.
+template <class F>
+void time_hessian_torch(benchmark::State& state, const char* what, F f, const tl::tensor<double, 1>& xt,
+                        const std::vector<double>& want) {
   single_thread();
-  const auto x0 = to_torch(hessian_x());
-  const auto eye = torch::eye(h_n, torch::kFloat64);
+  const auto x0 = to_torch(xt);
+  const std::int64_t n = x0.numel();
+  const auto eye = torch::eye(n, torch::kFloat64);
   auto hessian = [&] {
     const auto x = x0.detach().requires_grad_(true);
-    const auto y = (x * x * x).sum() + torch::sin(x).sum() * x.sum();
+    const auto y = f(x);
     const auto g = torch::autograd::grad({y}, {x}, {}, /*retain_graph=*/true, /*create_graph=*/true)[0];
-    auto h = torch::empty({h_n, h_n}, torch::kFloat64);
-    for (std::int64_t i = 0; i < h_n; ++i)
+    auto h = torch::empty({n, n}, torch::kFloat64);
+    for (std::int64_t i = 0; i < n; ++i)
       h[i].copy_(torch::autograd::grad({g}, {x}, {eye[i]}, /*retain_graph=*/true)[0]);
     return h;
   };
-  if (!close(state, "torch hessian", flat(hessian()), hessian_reference(), 1e-9)) return;
+  if (!close(state, what, flat(hessian()), want, 1e-9)) return;
   for (auto _ : state) {
     auto h = hessian();
     benchmark::DoNotOptimize(h.data_ptr());
   }
 }
+
+void BM_hessian_torch(benchmark::State& state) {
+  time_hessian_torch(
+      state, "torch hessian", [](const torch::Tensor& x) { return (x * x * x).sum() + torch::sin(x).sum() * x.sum(); },
+      hessian_x(), hessian_reference());
+}
 BENCHMARK(BM_hessian_torch)->Apply(real_time_us);
+#endif
+
+// ===== (e) Hessian of prod(x) with a zero, n = 64 ================================================
+
+constexpr std::int64_t hp_n = 64;
+
+/// 64 doubles of magnitude 0.8-1.2 with random signs, x[17] = 0.
+const tl::tensor<double, 1>& hessian_prod_x() {
+  static const tl::tensor<double, 1> x = [] {
+    tl::manual_seed(5);
+    const tl::tensor<double, 1> u = tl::rand<double>(hp_n);
+    tl::tensor<double, 1> v = tl::where(u < 0.5, -(0.8 + 0.8 * u), 0.4 + 0.8 * u);
+    v(17) = 0.0;
+    return v;
+  }();
+  return x;
+}
+
+/// H_ij = prod_{k != i, j} x_k for i != j, 0 on the diagonal, by plain loops.
+const std::vector<double>& hessian_prod_reference() {
+  static const std::vector<double> h = [] {
+    const auto x = flat(hessian_prod_x());
+    std::vector<double> r(hp_n * hp_n, 0.0);
+    for (std::int64_t i = 0; i < hp_n; ++i)
+      for (std::int64_t j = 0; j < hp_n; ++j) {
+        if (i == j) continue;
+        double p = 1;
+        for (std::int64_t k = 0; k < hp_n; ++k)
+          if (k != i && k != j) p *= x[k];
+        r[i * hp_n + j] = p;
+      }
+    return r;
+  }();
+  return h;
+}
+
+tl::tensor<double, 0> hessian_prod_f(const tl::tensor<double, 1>& x) { return tl::tensor<double, 0>(tl::prod(x)); }
+
+void BM_hessian_prod_tl(benchmark::State& state) {
+  time_hessian_tl(state, "tl hessian of prod", hessian_prod_f, hessian_prod_x(), hessian_prod_reference());
+}
+BENCHMARK(BM_hessian_prod_tl)->Apply(real_time_us);
+
+#ifdef TL_BENCH_HAVE_TORCH
+void BM_hessian_prod_torch(benchmark::State& state) {
+  time_hessian_torch(
+      state, "torch hessian of prod", [](const torch::Tensor& x) { return x.prod(); }, hessian_prod_x(),
+      hessian_prod_reference());
+}
+BENCHMARK(BM_hessian_prod_torch)->Apply(real_time_us);
 #endif
 
 }  // namespace

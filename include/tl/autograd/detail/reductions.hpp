@@ -6,14 +6,26 @@
 /// recorded node), then reduces it and records the reduction. Backward formulas are written with
 /// recorded operations (sum_to, views, materialized expressions), so create_graph works; where a
 /// formula reads the forward result, it is recomputed with recorded operations under create_graph.
+///
+/// prod and cumprod are differentiable any number of times. Their first-order gradients divide by
+/// the input where it has no zeros and take exact non-recorded paths where it has. Under
+/// create_graph an input with zeros gets exact recorded formulas without division: prod's gradient
+/// is the product of the other elements of the slice (exclusive cumprods from the left and from the
+/// right), cumprod's sums g_j conj(prod_{i <= j, i != k} x_i) over j >= k with one cumprod over an
+/// n x n matrix per slice (O(n^2) per slice of n elements, as torch's loop).
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <tuple>
 
 #include "tl/autograd/detail/expr_node.hpp"
 #include "tl/autograd/detail/views.hpp"
+#include "tl/ops/cat.hpp"
+#include "tl/reduce/cumulative.hpp"
 #include "tl/reduce/detail/reducers.hpp"
 #include "tl/reduce/detail/run.hpp"
+#include "tl/reduce/prod.hpp"
 
 namespace tl::detail {
 
@@ -42,6 +54,70 @@ keep_info<R> keep_of(const shape_t<R>& s, const A&... args) {
   return {keep_shape(s, plan.mask), plan.n};
 }
 
+/// A tensor's dims in two groups, the `last` ones moved to the end (in order): the tensor as a
+/// [rows, n] matrix with one slice over the `last` dims per row, and back, through recorded views
+/// (permute, reshape), so formulas written on the matrix stay differentiable.
+template <std::size_t R>
+struct row_layout {
+  std::array<index_t, R> perm{}, inv{};
+  shape_t<R> moved{};  // the shape after the permutation
+  index_t rows = 1, n = 1;
+
+  row_layout(const shape_t<R>& s, const std::array<bool, R>& last) {
+    std::size_t o = 0;
+    for (int pass = 0; pass < 2; ++pass)
+      for (std::size_t d = 0; d < R; ++d)
+        if (last[d] == (pass == 1)) {
+          perm[o] = static_cast<index_t>(d);
+          inv[d] = static_cast<index_t>(o);
+          moved[o++] = s[d];
+          (last[d] ? n : rows) *= s[d];
+        }
+  }
+  template <class V>
+  tensor<V, 2> to_rows(const tensor<V, R>& t) const {
+    return t.permute(perm).reshape(shape_t<2>{rows, n});
+  }
+  template <class V>
+  tensor<V, R> from_rows(const tensor<V, 2>& t) const {
+    return t.reshape(moved).permute(inv);
+  }
+};
+
+/// prod_{i < k} t_i along dim 1 of a [rows, n] matrix (n >= 1), recorded: the cumprod of a one
+/// followed by the first n - 1 elements (no division, so exact with zeros).
+template <class V>
+tensor<V, 2> exclusive_cumprod(const tensor<V, 2>& t) {
+  const tensor<V, 2> one = ones<V>(shape_t<2>{t.shape()[0], 1}, t.device());
+  return tl::cumprod(tl::cat({one, t.narrow(1, 0, t.shape()[1] - 1)}, 1), 1);
+}
+
+/// The gradient of prod over the dims `last` (of x's shape): prod_{k != i} x_k over the slice of
+/// x_i, recorded; its derivative is prod_{k != i, j} x_k (0 for j == i), zeros or not.
+template <class V, std::size_t R>
+tensor<V, R> prod_others_recorded(const tensor<V, R>& x, const std::array<bool, R>& last) {
+  const row_layout<R> lay(x.shape(), last);
+  const tensor<V, 2> x2 = lay.to_rows(x);
+  const tensor<V, 2> left = exclusive_cumprod(x2);
+  const tensor<V, 2> right = exclusive_cumprod(tensor<V, 2>(x2.flip(1))).flip(1);
+  return lay.from_rows(materialize(left * right));
+}
+
+/// cumprod's vector-Jacobian product on [rows, n] matrices, recorded (exact with zeros):
+/// grad_k = conj(prod_{i < k} x_i) sum_{j >= k} g_j conj(prod_{k < i <= j} x_i). The inner
+/// products are one cumprod along j of A[r, k, j] = (j > k ? x[r, j] : 1), viewed as rows * n rows.
+template <class V>
+tensor<V, 2> cumprod_vjp_recorded(const tensor<V, 2>& x2, const tensor<V, 2>& g2) {
+  const index_t rows = x2.shape()[0], n = x2.shape()[1];
+  const tensor<std::int64_t, 1> pos = arange<std::int64_t>(0, n, 1, x2.device());
+  const tensor<std::int64_t, 3> k = pos.reshape(shape_t<3>{1, n, 1});
+  const tensor<std::int64_t, 3> j = pos.reshape(shape_t<3>{1, 1, n});
+  const tensor<V, 3> a = materialize(tl::where(j > k, x2.unsqueeze(1), 1));
+  const tensor<V, 3> c = tl::cumprod(a.reshape(shape_t<2>{rows * n, n}), 1).reshape(shape_t<3>{rows, n, n});
+  const tensor<V, 3> s = sum_to(tl::where(j >= k, g2.unsqueeze(1) * cj(c), 0), shape_t<3>{rows, n, 1});
+  return materialize(cj(exclusive_cumprod(x2)) * s.reshape(shape_t<2>{rows, n}));
+}
+
 template <red_kind kind, class V, std::size_t R>
 tensor<V, R> reduction_backward(const tensor<V, R>& g_keep, const tensor<V, R>& x,
                                 const tensor<V, R>& y_keep, const keep_info<R>& ki, const grad_info& info) {
@@ -60,9 +136,16 @@ tensor<V, R> reduction_backward(const tensor<V, R>& g_keep, const tensor<V, R>& 
   } else if constexpr (kind == red_kind::mean) {
     return materialize(gk.expand(xs) / n);
   } else if constexpr (kind == red_kind::prod) {
-      if (higher && x.requires_grad())
-        throw autograd_error("tl::autograd: ProdBackward: double backward (create_graph) through prod is not "
-                             "supported yet");
+      if (higher && x.requires_grad()) {
+        // create_graph: recorded formulas, so that the gradient's own derivative is exact
+        if (x.numel() == 0) return zeros<V>(xs, x.device());
+        std::array<bool, R> red{};
+        for (std::size_t d = 0; d < R; ++d) red[d] = ki.keep[d] == 1 && xs[d] != 1;
+        if (tl::any_of(xd == 0).item()) return materialize(gk * cj(prod_others_recorded(x, red)));
+        const row_layout<R> lay(xs, red);
+        const tensor<V, R> yk = tl::prod(lay.to_rows(x), 1).reshape(ki.keep);
+        return materialize(gk * cj(yk / x));
+      }
       const auto zeros = sum_to(tl::astype<Rt>(xd == 0), ki.keep);
       tensor<V, R> nz(ki.keep);
       {
@@ -222,9 +305,13 @@ tensor<value_of<E>, rank_of<E>> record_dim_op(F fwd, const E& e, index_t dim) {
         const tensor<V, R> rc = tl::cumsum(materialize(g * cj(y)).flip(di), di).flip(di);
         return std::make_tuple(materialize(rc / cj(x)));
       }
-      if (higher && x.requires_grad())
-        throw autograd_error("tl::autograd: CumprodBackward: double backward (create_graph) through cumprod of an "
-                             "input with zeros is not supported yet");
+      if (higher && (x.requires_grad() || g.requires_grad())) {
+        // create_graph: the exact formula with recorded operations, on the slices as rows
+        std::array<bool, R> last{};
+        last[d] = true;
+        const row_layout<R> lay(x.shape(), last);
+        return std::make_tuple(lay.from_rows(cumprod_vjp_recorded(lay.to_rows(x), lay.to_rows(g))));
+      }
       // Exact O(n^2) per slice when zeros are present.
       no_grad guard;
       const tensor<V, R> xc = x.detach().transpose(di, -1).contiguous();
