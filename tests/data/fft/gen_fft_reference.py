@@ -11,30 +11,28 @@ Shapes are comma lists ("-" for a rank-0 tensor). The inputs are small integers 
 they are exact in float and double; outputs carry 11 significant digits.
 """
 import os
+import sys
 
 import numpy as np
 import scipy.fft as sfft
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import refgen  # noqa: E402  (tests/data/refgen.py)
 
 rng = np.random.default_rng(20261121)
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def rand(shape, cplx):
-    x = rng.integers(-8, 9, size=shape) / 8.0
-    if cplx:
-        x = x + 1j * (rng.integers(-8, 9, size=shape) / 8.0)
-    return x
+    return refgen.eighths(rng, shape, cplx)
 
 
 def lst(v):
     return "-" if v is None else ",".join(str(int(t)) for t in v)
 
 
-def vals(a):
-    a = np.asarray(a).ravel()
-    if np.iscomplexobj(a):
-        return " ".join("%.11g %.11g" % (z.real, z.imag) for z in a)
-    return " ".join("%.11g" % z for z in a)
+def vals(a, force_complex=False):
+    return refgen.vals(a, force_complex, fmt="%.11g")
 
 
 def case(out, func, norm, s, dim, x, y):

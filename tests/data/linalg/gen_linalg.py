@@ -22,27 +22,25 @@ ops:
             after "-" is det(A), the next the entries of inv(A)
 """
 import os
+import sys
 from fractions import Fraction
 
 import numpy as np
 import scipy.linalg as sla
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import refgen  # noqa: E402  (tests/data/refgen.py)
 
 rng = np.random.default_rng(20261121)
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def rand(shape, cplx):
-    x = rng.integers(-8, 9, size=shape) / 8.0
-    if cplx:
-        x = x + 1j * (rng.integers(-8, 9, size=shape) / 8.0)
-    return x
+    return refgen.eighths(rng, shape, cplx)
 
 
-def vals(a):
-    a = np.asarray(a).ravel()
-    if np.iscomplexobj(a):
-        return " ".join(f"{v.real!r} {v.imag!r}" for v in a)
-    return " ".join(repr(float(v)) for v in a)
+def vals(a, force_complex=False):
+    return refgen.vals(a, force_complex)
 
 
 def case(out, op, cplx, n, k, a, b, res, extra=None):

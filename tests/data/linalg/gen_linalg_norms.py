@@ -18,28 +18,26 @@ Complex values are written as re im pairs; results carry 17 significant digits.
 """
 import math
 import os
+import sys
 
 import mpmath
 import numpy as np
 import scipy.linalg as sla
 import torch
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import refgen  # noqa: E402  (tests/data/refgen.py)
+
 rng = np.random.default_rng(20261122)
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def vals(a):
-    a = np.asarray(a).ravel()
-    if np.iscomplexobj(a):
-        return " ".join(f"{v.real!r} {v.imag!r}" for v in a)
-    return " ".join(repr(float(v)) for v in a)
+def vals(a, force_complex=False):
+    return refgen.vals(a, force_complex)
 
 
 def rand(shape, cplx):
-    x = rng.standard_normal(shape)
-    if cplx:
-        x = x + 1j * rng.standard_normal(shape)
-    return x
+    return refgen.normals(rng, shape, cplx)
 
 
 def head(op, param, cplx, shape):

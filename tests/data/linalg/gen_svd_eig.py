@@ -16,18 +16,19 @@ ops:
   cond     numpy.linalg.cond(A, p) for p in none, 2, -2, fro, nuc, inf, -inf, 1, -1
 """
 import os
+import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import refgen  # noqa: E402  (tests/data/refgen.py)
 
 rng = np.random.default_rng(20261122)
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def rand(shape, cplx):
-    x = rng.integers(-8, 9, size=shape) / 8.0
-    if cplx:
-        x = x + 1j * (rng.integers(-8, 9, size=shape) / 8.0)
-    return x
+    return refgen.eighths(rng, shape, cplx)
 
 
 def hilbert(n):
@@ -36,11 +37,7 @@ def hilbert(n):
 
 
 def vals(a, force_complex=False):
-    a = np.asarray(a).ravel()
-    if np.iscomplexobj(a) or force_complex:
-        a = a.astype(complex)
-        return " ".join(f"{v.real!r} {v.imag!r}" for v in a)
-    return " ".join(repr(float(v)) for v in a)
+    return refgen.vals(a, force_complex)
 
 
 def main():
