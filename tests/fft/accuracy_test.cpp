@@ -1,5 +1,5 @@
-// tl::fft accuracy against a long-double reference (a naive DFT, or for large powers of two a
-// long-double radix-2 FFT) over many lengths: every small length, primes (Bluestein), smooth
+// tl::fft accuracy against a long-double reference (a mixed-radix recursive DFT, naive at prime
+// lengths) over many lengths: every small length, primes (Bluestein), smooth
 // composites and powers of two up to 2^16. Promise: relative RMS error <= 10 eps log2(n) for
 // every length and <= 2 eps log2(n) on average.
 #include <doctest/doctest.h>
@@ -17,42 +17,45 @@ using ld = long double;
 using cld = std::complex<ld>;
 const ld pi_l = 3.141592653589793238462643383279502884L;
 
-std::vector<cld> naive_dft(const std::vector<cld>& x, int sign) {
-  const index_t n = static_cast<index_t>(x.size());
-  std::vector<cld> w(n), y(n);
-  for (index_t k = 0; k < n; ++k) w[k] = std::polar(ld(1), sign * 2 * pi_l * ld(k) / ld(n));
-  for (index_t k = 0; k < n; ++k) {
-    cld s = 0;
-    for (index_t j = 0; j < n; ++j) s += x[j] * w[(j * k) % n];
-    y[k] = s;
+// The DFT of x (length m) in long double by recursive decimation in time over the smallest prime
+// factor p of m (a naive DFT at prime m): X_k = sum_r w^{rk} DFT(x_{r::p})_{k mod m/p}. w holds
+// e^{sign 2 pi i j / n} for j < n, n a multiple of m, each computed directly, so the error stays
+// at a few long-double eps times log m.
+std::vector<cld> dft_ld(const std::vector<cld>& x, const std::vector<cld>& w) {
+  const index_t m = static_cast<index_t>(x.size());
+  const index_t s = m ? static_cast<index_t>(w.size()) / m : 1;
+  const auto tw = [&](index_t k) { return w[(k % m) * s]; };
+  std::vector<cld> y(static_cast<std::size_t>(m));
+  index_t p = 2;
+  while (p * p <= m && m % p != 0) ++p;
+  if (p * p > m) {
+    for (index_t k = 0; k < m; ++k) {
+      cld acc = 0;
+      for (index_t j = 0; j < m; ++j) acc += x[j] * tw(j * k);
+      y[k] = acc;
+    }
+    return y;
+  }
+  const index_t q = m / p;
+  std::vector<std::vector<cld>> sub(static_cast<std::size_t>(p));
+  for (index_t r = 0; r < p; ++r) {
+    std::vector<cld> xs(static_cast<std::size_t>(q));
+    for (index_t i = 0; i < q; ++i) xs[i] = x[i * p + r];
+    sub[r] = dft_ld(xs, w);
+  }
+  for (index_t k = 0; k < m; ++k) {
+    cld acc = sub[0][k % q];
+    for (index_t r = 1; r < p; ++r) acc += tw(r * k) * sub[r][k % q];
+    y[k] = acc;
   }
   return y;
 }
-// Recursive radix-2 FFT in long double (n a power of two).
-void fft2_ld(std::vector<cld>& a, int sign) {
-  const std::size_t n = a.size();
-  if (n == 1) return;
-  std::vector<cld> e(n / 2), o(n / 2);
-  for (std::size_t i = 0; i < n / 2; ++i) {
-    e[i] = a[2 * i];
-    o[i] = a[2 * i + 1];
-  }
-  fft2_ld(e, sign);
-  fft2_ld(o, sign);
-  for (std::size_t k = 0; k < n / 2; ++k) {
-    const cld t = std::polar(ld(1), sign * 2 * pi_l * ld(k) / ld(n)) * o[k];
-    a[k] = e[k] + t;
-    a[k + n / 2] = e[k] - t;
-  }
-}
+
 std::vector<cld> reference(const std::vector<cld>& x, int sign) {
-  const std::size_t n = x.size();
-  if (n > 4096 && (n & (n - 1)) == 0) {
-    std::vector<cld> a = x;
-    fft2_ld(a, sign);
-    return a;
-  }
-  return naive_dft(x, sign);
+  const index_t n = static_cast<index_t>(x.size());
+  std::vector<cld> w(static_cast<std::size_t>(n));
+  for (index_t j = 0; j < n; ++j) w[j] = std::polar(ld(1), sign * 2 * pi_l * ld(j) / ld(n));
+  return dft_ld(x, w);
 }
 
 struct lcg {

@@ -13,64 +13,55 @@
 
 #include <tl/linalg/linalg.hpp>
 
+#include "linalg_test_util.hpp"
+
 namespace {
-using tl::index_t;
-using ld = long double;
-using cld = std::complex<long double>;
+using namespace tl_linalg_test;
 
-template <class T>
-cld to_cld(const T& v) {
-  if constexpr (tl::is_complex_v<T>) return {static_cast<ld>(v.re), static_cast<ld>(v.im)};
-  else return {static_cast<ld>(v), 0};
-}
-
-struct lcg {
-  std::uint64_t s;
-  double next() {  // uniform in [-1, 1)
-    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<double>(s >> 11) * 0x1.0p-52 - 1.0;
-  }
+// The entries of a 2-D operand, read through get() (views and lazy conjugates honoured), as long
+// doubles: real and imaginary parts and magnitudes, row-major, or column-major when `by_column`.
+struct ld_entries {
+  std::vector<ld> re, im, mag;
 };
-
-template <class T>
-T rand_value(lcg& g) {
-  using R = tl::real_t<T>;
-  if constexpr (tl::is_complex_v<T>) {
-    const R re = static_cast<R>(g.next());
-    return T(re, static_cast<R>(g.next()));
-  } else {
-    return static_cast<T>(g.next());
-  }
+template <class T, class E>
+ld_entries entries_of(const tl::basic_tensor<T, E>& t, bool by_column) {
+  const index_t r = t.shape()[0], c = t.shape()[1];
+  ld_entries e{std::vector<ld>(static_cast<std::size_t>(r * c)), std::vector<ld>(static_cast<std::size_t>(r * c)),
+               std::vector<ld>(static_cast<std::size_t>(r * c))};
+  for (index_t i = 0; i < r; ++i)
+    for (index_t j = 0; j < c; ++j) {
+      const cld z = to_cld(t.get(i, j));
+      const auto q = static_cast<std::size_t>(by_column ? j * r + i : i * c + j);
+      e.re[q] = z.real();
+      e.im[q] = z.imag();
+      e.mag[q] = std::abs(z);
+    }
+  return e;
 }
 
-template <class T, std::size_t R>
-tl::tensor<T, R> random_tensor(const tl::shape_t<R>& s, std::uint64_t seed) {
-  tl::tensor<T, R> t(s);
-  lcg g{seed};
-  for (index_t i = 0; i < t.numel(); ++i) t.data()[i] = rand_value<T>(g);
-  return t;
-}
-
-template <class T>
-constexpr ld eps_of() {
-  return static_cast<ld>(std::numeric_limits<tl::real_t<T>>::epsilon());
-}
-
-// max |C - A B| / (k * eps * max(1, |A||B| scale)) for 2-D operands viewed through get().
+// max |C - A B| / (k * eps * max(1, |A||B| scale)) for 2-D operands viewed through get(). The
+// reference sums run over raw long-double arrays: at -O0 under the sanitizers, this is most of the
+// test's time.
 template <class T, class EC, class EA, class EB>
 ld gemm_error(const tl::basic_tensor<T, EC>& c, const tl::basic_tensor<T, EA>& a, const tl::basic_tensor<T, EB>& b) {
   const index_t m = a.shape()[0], k = a.shape()[1], n = b.shape()[1];
+  const ld_entries A = entries_of(a, false), B = entries_of(b, true);
   ld worst = 0;
   for (index_t i = 0; i < m; ++i)
     for (index_t j = 0; j < n; ++j) {
-      cld acc = 0;
-      ld mag = 0;
+      const ld *ar = A.re.data() + i * k, *ai = A.im.data() + i * k, *am = A.mag.data() + i * k;
+      const ld *br = B.re.data() + j * k, *bi = B.im.data() + j * k, *bm = B.mag.data() + j * k;
+      ld re = 0, im = 0, mag = 0;
       for (index_t p = 0; p < k; ++p) {
-        const cld t = to_cld(a.get(i, p)) * to_cld(b.get(p, j));
-        acc += t;
-        mag += std::abs(t);
+        if constexpr (tl::is_complex_v<T>) {
+          re += ar[p] * br[p] - ai[p] * bi[p];
+          im += ar[p] * bi[p] + ai[p] * br[p];
+        } else {
+          re += ar[p] * br[p];
+        }
+        mag += am[p] * bm[p];
       }
-      const ld err = std::abs(to_cld(c.get(i, j)) - acc) / (std::max<ld>(mag, 1e-30L) * eps_of<T>());
+      const ld err = std::abs(to_cld(c.get(i, j)) - cld(re, im)) / (std::max<ld>(mag, 1e-30L) * eps_of<T>());
       worst = std::max(worst, err);
     }
   return worst / static_cast<ld>(std::max<index_t>(k, 1));

@@ -155,6 +155,7 @@ void geqr2(index_t m, index_t n, T* a, index_t lda, T* tau) {
 /// H(0) ... H(kb-1) = I - V T V^H (LAPACK's larft, forward, columnwise).
 template <class T>
 void block_reflector(index_t m, index_t kb, const T* a, index_t lda, const T* tau, T* v, T* t) {
+  std::vector<T> w(static_cast<std::size_t>(kb));
   for (index_t j = 0; j < kb; ++j) {
     T* vj = v + j * m;
     const T* aj = a + j * lda;
@@ -169,7 +170,6 @@ void block_reflector(index_t m, index_t kb, const T* a, index_t lda, const T* ta
     if (tau[j] == T(0) || j == 0) continue;
     // w = V(:, 0:j)^H v_j, then T(0:j, j) = -tau_j T(0:j, 0:j) w.
     const T* vj = v + j * m;
-    std::vector<T> w(static_cast<std::size_t>(j));
     for (index_t p = 0; p < j; ++p) {
       w[static_cast<std::size_t>(p)] = j < m ? dotc(v + p * m + j, vj + j, m - j) : T(0);
     }
@@ -262,8 +262,9 @@ void ormqr_cm(bool adjoint, index_t m, index_t ncols, index_t k, const T* a, ind
               index_t ldc, bool skip_leading = false) {
   if (ncols == 0 || k == 0) return;
   const index_t nblk = (k + qr_block - 1) / qr_block;
-  std::vector<T> v(static_cast<std::size_t>(m * qr_block)), t(static_cast<std::size_t>(qr_block * qr_block)),
-      work(static_cast<std::size_t>(qr_block * ncols));
+  const index_t kbmax = std::min(qr_block, k);  // workspaces sized for the widest block, not qr_block
+  std::vector<T> v(static_cast<std::size_t>(m * kbmax)), t(static_cast<std::size_t>(kbmax * kbmax)),
+      work(static_cast<std::size_t>(kbmax * ncols));
   for (index_t q = 0; q < nblk; ++q) {
     // Q^H = B(last)^H ... B(0)^H applies B(0)^H first; Q = B(0) ... B(last) applies B(last) first.
     const index_t b = adjoint ? q : nblk - 1 - q;
