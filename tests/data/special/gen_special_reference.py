@@ -460,6 +460,28 @@ def igamma_group(names):
                 files["gammaincc"].append(f"{dt} {a!r} {x!r} {fmt(q)}")
             for s_, q_ in zeta_pairs(rng, dt):
                 files["zeta"].append(f"{dt} {s_!r} {q_!r} {fmt(zeta_ref(s_, q_))}")
+        # Denser rows where the error used to peak, from a stream of their own (appended, so the
+        # rows above stay as they were): x near a for a in [10, 1e4] (Temme's expansion and its
+        # edges), small a with x in [0.5, 3] (the continued fraction's slowest range), a in [1, 10]
+        # with x in [a / 2, 2 a] (the prefactor there).
+        extra = random.Random(20261122)
+        for dt, n in (("d", 120), ("f", 30)):
+            for i in range(3 * n):
+                k = i % 3
+                if k == 0:
+                    a = math.exp(extra.uniform(math.log(10), math.log(1e4)))
+                    x = a * (1 + extra.uniform(-1, 1) * (0.35 if i % 2 else min(0.35, 5 / math.sqrt(a))))
+                elif k == 1:
+                    a, x = math.exp(extra.uniform(math.log(1e-6 if dt == "d" else 1e-5), math.log(2))), extra.uniform(0.5, 3)
+                else:
+                    a = extra.uniform(1, 10)
+                    x = a * math.exp(extra.uniform(-math.log(2), math.log(2)))
+                if dt == "f":
+                    a, x = f32(a), f32(x)
+                p = mp.gammainc(a, 0, x, regularized=True)
+                q = mp.gammainc(a, x, mp.inf, regularized=True)
+                files["gammainc"].append(f"{dt} {a!r} {x!r} {fmt(p)}")
+                files["gammaincc"].append(f"{dt} {a!r} {x!r} {fmt(q)}")
     for name, lines in files.items():
         if name in names:
             with open(os.path.join(HERE, name + ".txt"), "w") as f:

@@ -5,12 +5,15 @@
 ///
 /// These iterate a data-dependent number of times, so they are scalar functions (device-callable)
 /// that the packet form runs lane by lane.
-///  - P, Q: the power series of P (x below max(a, 1)), Legendre's continued fraction of Q (its
-///    convergents by the three-term recurrences; x above max(a, 1.1)) and, for x <= 1.1, Q = -expm1(a log x - lgamma(1 + a)) -
+///  - P, Q: for a >= 10 and |x / a - 1| <= 0.3, Temme's uniform asymptotic expansion (DiDonato and
+///    Morris 1986; coefficients from tests/data/special/fit_igamma_coefficients.py), the smaller of
+///    P and Q directly. Elsewhere the power series of P (x below max(a, 1)), Legendre's continued
+///    fraction of Q (x above max(a, 1.1); evaluated backwards, its length found by the forward
+///    recurrences) and, for x <= 1.1, Q = -expm1(a log x - lgamma(1 + a)) -
 ///    x^a / Gamma(a) sum_n>=1 (-x)^n / (n! (a + n)), the region choice as in Cephes' igam/igamc.
-///    The prefactor x^a e^-x / Gamma(a) is sqrt(a / (2 pi)) exp(a log1pmx((x - a) / a) - S(a)) for
-///    a >= 8 (S the Stirling correction, log1pmx(u) = log(1 + u) - u by its series for |u| < 1/4),
-///    (a log(x / a) + a - x for x < a / 2), so no large logarithms cancel; below 8,
+///    The prefactor x^a e^-x / Gamma(a) is sqrt(a / (2 pi)) exp(-E - S(a)) for a >= 1 (S the Stirling
+///    correction, interpolated below 8; E = x - a - a log(x / a) in double-double for a / 2 <= x <= 2 a,
+///    a log1pmx((x - a) / a) or a log(x / a) + a - x outside), so no large logarithms cancel; below 1,
 ///    exp(a log x - x - lgamma(a)).
 ///  - zeta(s, q): Euler-Maclaurin: sum_k<N (q + k)^-s until q + N >= 9 and N >= 9, then
 ///    (q + N)^(1-s) / (s - 1) - (q + N)^-s / 2 + sum_j B_2j / (2j)! s (s + 1) ... (s + 2j - 2) (q + N)^(-s-2j+1)
@@ -18,6 +21,7 @@
 #include <cmath>
 #include <limits>
 
+#include "tl/special/detail/erf_kernel.hpp"
 #include "tl/special/detail/gamma_kernel.hpp"
 
 namespace tl::special::detail {
@@ -37,11 +41,42 @@ TL_HDI double log1pmx(double u) {
   }
   return s;
 }
+/// Stirling's correction S(a) = lgamma(a) - (a - 1/2) log a + a - log(2 pi) / 2 for a >= 1: a S(a) is
+/// interpolated in 1 / a below 8 (tests/data/special/fit_igamma_coefficients.py), the series above.
+TL_HDI double igamma_stirling(double a) {
+  if (a >= 8) return stirling_correction(a);
+  const double u = 1 / a;
+  return u * horner<0.08252025721565209, -0.0011782573874304734, -0.0003426559574552708, 6.647787378172115e-05, -2.7541259598230554e-06, -2.3814419528410405e-06, 9.606890399796871e-07, -1.9016448992597825e-07, -2.774679096823383e-09, 2.0536313735681596e-08, -1.0311044237630795e-08, 3.1783801608033696e-09, -4.921868945294926e-10, -1.4994769401410434e-10, 1.7065595344332545e-10, -8.749859849516607e-11, 3.180937239615323e-11, -1.036462188738451e-11, 1.974698134209737e-12, 2.480350777341693e-12, -2.2960779460298668e-12, 5.034294723492403e-13, 4.1317387911217206e-14>(std::fma(u, 16.0 / 7, -9.0 / 7));
+}
+/// E = x - a - a log(x / a) >= 0 for a / 2 <= x <= 2 a as hi + lo (relative error about 2^-56): with
+/// s = (x - a) / (x + a) (x - a exact; the quotient's remainder kept), log(x / a) = 2 atanh(s), so
+/// E = (x - a) s - 2 a s^3 (1/3 + s^2/5 + ...), the first product exact and the series a small part.
+TL_HDI dd<double> igamma_exponent(double a, double x) {
+  const double d = x - a;  // exact (Sterbenz)
+  const dd<double> w = two_sum(x, a);
+  const double s = d / w.hi;
+  const dd<double> sw = two_prod(s, w.hi);
+  const double s_lo = (((d - sw.hi) - sw.lo) - s * w.lo) / w.hi;
+  const double s2 = s * s;
+  const double tail = 2 * a * s * s2 *
+                      horner<1.0 / 3, 1.0 / 5, 1.0 / 7, 1.0 / 9, 1.0 / 11, 1.0 / 13, 1.0 / 15, 1.0 / 17, 1.0 / 19, 1.0 / 21, 1.0 / 23,
+                             1.0 / 25, 1.0 / 27, 1.0 / 29, 1.0 / 31, 1.0 / 33, 1.0 / 35>(s2);
+  const dd<double> ds = two_prod(d, s);
+  const dd<double> e = two_sum(ds.hi, -tail);
+  const double lo = e.lo + ds.lo + d * s_lo;
+  const double hi = e.hi + lo;
+  return {hi, (e.hi - hi) + lo};
+}
 /// x^a e^-x / Gamma(a), a > 0, x > 0.
 TL_HDI double igamma_prefactor(double a, double x) {
-  if (a >= 8) {
+  if (a >= 1 && x >= 0.5 * a && x <= 2 * a) {
+    const dd<double> e = igamma_exponent(a, x);
+    const dd<double> es = two_sum(e.hi, igamma_stirling(a));
+    return times_exp(std::sqrt(a * 0.15915494309189533577), -es.hi, -(es.lo + e.lo));
+  }
+  if (a >= 1) {
     const double t = (x - a) / a;
-    const double e = (t >= -0.5 ? a * log1pmx(t) : a * std::log(x / a) + (a - x)) - stirling_correction(a);
+    const double e = (t >= -0.5 ? a * log1pmx(t) : a * std::log(x / a) + (a - x)) - igamma_stirling(a);
     return std::sqrt(a * 0.15915494309189533577) * std::exp(e);
   }
   return std::exp(a * std::log(x) - x - lgamma_kernel(a));
@@ -58,24 +93,23 @@ TL_HDI double igam_series(double a, double x) {
   }
   return f * sum / a;
 }
-/// Q(a, x) by Legendre's continued fraction (x > 1.1, x >= a), its convergents p_k / q_k from the
-/// three-term recurrences (rescaled when they grow large).
+/// Q(a, x) by Legendre's continued fraction (x > 1, x >= a): 1 / (x + 1 - a - 1 (1 - a) / (x + 3 - a - ...)).
+/// The forward three-term recurrences of the convergents only find the number of terms n (the first
+/// convergent that changes by at most 2^-53, tested without a division); the value is then
+/// evaluated backwards from term n, as a numerator and denominator (no division per step): the
+/// forward convergents accumulate up to 30 ULP at x = 1 - 2, the backward evaluation about 3.
 TL_HDI double igamc_fraction(double a, double x) {
   const double f = igamma_prefactor(a, x);
   if (f == 0) return 0;
   double y = 1 - a, z = x + y + 1;
-  double p0 = 1, q0 = x, p1 = x + 1, q1 = z * x, r = p1 / q1;
-  for (int k = 1; k < igamma_max_iter; ++k) {
+  double p0 = 1, q0 = x, p1 = x + 1, q1 = z * x;
+  int n = 1;
+  for (; n < igamma_max_iter; ++n) {
     y += 1;
     z += 2;
-    const double yk = y * k;
+    const double yk = y * n;
     const double p2 = p1 * z - p0 * yk, q2 = q1 * z - q0 * yk;
-    double change = 1;
-    if (q2 != 0) {
-      const double rn = p2 / q2;
-      change = std::fabs((r - rn) / rn);
-      r = rn;
-    }
+    const bool done = std::fabs(p2 * q1 - p1 * q2) <= igamma_eps * std::fabs(p2 * q1);
     p0 = p1;
     q0 = q1;
     p1 = p2;
@@ -86,9 +120,20 @@ TL_HDI double igamc_fraction(double a, double x) {
       p1 *= 0x1p-500;
       q1 *= 0x1p-500;
     }
-    if (change <= igamma_eps) break;
+    if (done) break;
   }
-  return f * r;
+  // the tail t = num / den = k (k - a) / (x + 2k + 1 - a - t') from k = n + 1 down to 1
+  double num = 0, den = 1;
+  for (int k = n + 1; k >= 1; --k) {
+    const double nk = k * (k - a) * den;
+    den = (x + (2 * k + 1 - a)) * den - num;
+    num = nk;
+    if (std::fabs(den) > 0x1p500) {
+      num *= 0x1p-500;
+      den *= 0x1p-500;
+    }
+  }
+  return f * den / ((x + (1 - a)) * den - num);
 }
 /// lgamma(1 + a) for a > -1/4, accurate near a = 0.
 TL_HDI double lgamma1p(double a) {
@@ -120,6 +165,71 @@ TL_HDI double igamc_finite(double a, double x) {
     default: return igamc_series(a, x);
   }
 }
+/// Row k of Temme's expansion, C_k(eta) = sum_n d_kn eta^n for |eta| <= 0.35 (coefficients from
+/// tests/data/special/fit_igamma_coefficients.py, each row cut where its terms fall below 2^-66 of
+/// the sum at a >= 10).
+TL_HDI double igamma_temme_row(int k, double eta) {
+  switch (k) {
+    case 0: return horner<-0.3333333333333333, 0.08333333333333333, -0.014814814814814815, 0.0011574074074074073, 0.0003527336860670194, -0.0001787551440329218, 3.919263178522438e-05, -2.185448510679992e-06, -1.85406221071516e-06, 8.296711340953087e-07, -1.7665952736826078e-07, 6.707853543401498e-09, 1.0261809784240309e-08, -4.382036018453353e-09, 9.14769958223679e-10, -2.5514193994946248e-11, -5.830772132550426e-11, 2.4361948020667415e-11, -5.0276692801141755e-12>(eta);
+    case 1: return horner<-0.001851851851851852, -0.003472222222222222, 0.0026455026455026454, -0.0009902263374485596, 0.00020576131687242798, -4.018775720164609e-07, -1.8098550334489977e-05, 7.64916091608111e-06, -1.6120900894563446e-06, 4.647127802807434e-09, 1.378633446915721e-07, -5.752545603517705e-08, 1.1951628599778148e-08, -1.7543241719747647e-11, -1.0091543710600413e-09, 4.162792991842583e-10, -8.56390702649298e-11>(eta);
+    case 2: return horner<0.004133597883597883, -0.0026813271604938273, 0.0007716049382716049, 2.0093878600823047e-06, -0.0001073665322636516, 5.2923448829120125e-05, -1.2760635188618728e-05, 3.423578734096138e-08, 1.3721957309062934e-06, -6.298992138380055e-07, 1.4280614206064242e-07, -2.0477098421990866e-10, -1.409252991086752e-08, 6.228974084922022e-09, -1.3670488396617114e-09, 9.428356159014678e-13, 1.2872252400089318e-10>(eta);
+    case 3: return horner<0.0006494341563786008, 0.00022947209362139917, -0.0004691894943952557, 0.00026772063206283885, -7.561801671883977e-05, -2.396505113867297e-07, 1.1082654115347302e-05, -5.6749528269915965e-06, 1.4230900732435883e-06, -2.7861080291528143e-11, -1.6958404091930278e-07, 8.099464905388083e-08, -1.9111168485973655e-08, 2.3928620439808118e-12, 2.0620131815488797e-09, -9.460496661855133e-10>(eta);
+    case 4: return horner<-0.0008618882909167117, 0.0007840392217200666, -0.0002990724803031902, -1.4638452578843418e-06, 6.641498215465122e-05, -3.968365047179435e-05, 1.1375726970678419e-05, 2.507497226237533e-10, -1.6954149536558305e-06, 8.907507532205309e-07, -2.292934834000805e-07, 2.956794137544049e-11, 2.8865829742708783e-08, -1.4189739437803219e-08, 3.4463580499464896e-09>(eta);
+    case 5: return horner<-0.00033679855336635813, -6.972813758365857e-05, 0.0002772753244959392, -0.00019932570516188847, 6.797780477937208e-05, 1.419062920643967e-07, -1.3594048189768693e-05, 8.018470256334202e-06, -2.291481176508095e-06, -3.252473551298454e-10, 3.4652846491085265e-07, -1.8447187191171344e-07, 4.8240967037894184e-08, -1.7989466721743514e-14, -6.306194500013523e-09>(eta);
+    case 6: return horner<0.0005313079364639922, -0.0005921664373536939, 0.0002708782096718045, 7.902353232660328e-07, -8.153969367561969e-05, 5.61168275310625e-05, -1.8329116582843375e-05, -3.0796134506033047e-09, 3.465155368803609e-06, -2.0291327396058603e-06, 5.788792863149004e-07, 2.338630673826657e-13, -8.828600746330484e-08, 4.7435958880408125e-08>(eta);
+    case 7: return horner<0.00034436760689237765, 5.171790908260592e-05, -0.00033493161081142234, 0.0002812695154763237, -0.00010976582244684731, -1.2741009095484485e-07, 2.7744451511563645e-05, -1.8263488805711332e-05, 5.7876949497350525e-06, 4.93875893393627e-10, -1.0595367014026043e-06, 6.166714376110408e-07, -1.7562973359060463e-07>(eta);
+    case 8: return horner<-0.0006526239185953094, 0.0008394987206720873, -0.000438297098541721, -6.969091458420552e-07, 0.00016644846642067547, -0.00012783517679769218, 4.629953263691304e-05, 4.557909867922708e-09, -1.0595271125805195e-05, 6.783342904865167e-06, -2.1075476666258803e-06>(eta);
+    case 9: return horner<-0.0005967612901927463, -7.204895416020011e-05, 0.0006782308837667328, -0.0006401475260262758, 0.00027750107634328704, 1.819700838046515e-07, -8.479507117068503e-05, 6.105192082501531e-05, -2.1073920183404862e-05, -8.858589014125599e-10, 4.5284535953805374e-06, -2.8427815022504407e-06>(eta);
+    case 10: return horner<0.0013324454494800656, -0.0019144384985654776, 0.0011089369134596636, 9.9324041226423e-07, -0.0005087450129309319, 0.00042735056665392886, -0.00016858853767910798, -8.1301893922785e-09, 4.5284402370562144e-05, -3.127053674781734e-05, 1.044986828530338e-05>(eta);
+    case 11: return horner<0.001579727660730835, 0.00016251626278391583, -0.0020633421035543276, 0.00213896861856891, -0.0010108559391263003, -3.99127055299192e-07, 0.0003623502508476469, -0.00028143901463712157, 0.00010449513336495887>(eta);
+    case 12: return horner<-0.004072512119514016, 0.00640336283380807, -0.004041016108167662, -2.1837328028662328e-06, 0.002174044180125464, -0.001970044051841889, 0.0008359546974796246, 1.9445447567109655e-08, -0.000257793871204217, 0.00019009987368139304>(eta);
+    case 13: return horner<-0.0059475779383993, -0.0005401647678926045, 0.00879104135507679, -0.009857631558785612, 0.005013469503102154, 1.2807521786221875e-06, -0.0020626019342754685, 0.0017109128573523059, -0.000676953127141338>(eta);
+    case 14: return horner<0.01740202778752271, -0.02952788094569912, 0.020045875571402798, 7.0289515966903405e-06, -0.012375421071343148, 0.011976293444235255, -0.0054156038466518525>(eta);
+    case 15: return horner<0.03024912416090589, 0.0024817436002649977, -0.049939134373457025, 0.05991564300930787, -0.03248320760162339, -5.721296865210344e-06, 0.015085251778569354>(eta);
+    case 16: return horner<-0.09905102088015905, 0.17954011706123485, -0.12989606383463778, -3.1478872752284355e-05, 0.09051063527684813, -0.0928288244111844>(eta);
+    case 17: return horner<-0.19994542198219728, -0.015056113040026424, 0.3647023946934849, -0.4643519231173355, 0.26640934719197895>(eta);
+    case 18: return horner<0.7243860850402943, -1.3918010932653375, 1.0654143352413967>(eta);
+    case 19: return horner<1.6668949727276812, 0.1165462765994632, -3.3288393225018904, 4.469232548286404>(eta);
+    case 20: return horner<-6.618829886137293, 13.397985455142589>(eta);
+    case 21: return horner<-17.112706061976095>(eta);
+    case 22: return horner<73.89033153567425>(eta);
+    case 23: return horner<212.1683709838252>(eta);
+    case 24: return horner<-989.5964309832236>(eta);
+    default: return 0;
+  }
+}
+/// Temme's uniform asymptotic expansion (DiDonato and Morris 1986) for a >= 10, |x / a - 1| <= 0.3:
+/// with E = a eta^2 / 2 = x - a - a log(x / a) and y = sqrt(E) (eta of the sign of x - a),
+/// Q = erfc(y) / 2 + R for x >= a, P = erfc(-y) / 2 - R for x < a, R = e^-E / sqrt(2 pi a) sum_k C_k(eta) a^-k,
+/// evaluated as v = e^-E (erfcx(|y|) / 2 +- sum / sqrt(2 pi a)): the smaller of P and Q, the other
+/// is 1 - v. E is formed in double-double from s = (x - a) / (x + a), E = (x - a) s - 2 a s^3 (1/3 + s^2/5 + ...),
+/// so that e^-E carries no cancelled logarithm.
+TL_HDI double igamma_temme(double a, double x, bool upper) {
+  const double d = x - a;
+  const dd<double> ee = igamma_exponent(a, x);
+  const double e_hi = ee.hi, e_lo = ee.lo;
+  // y = sqrt(e_hi + e_lo) as hi + lo
+  const double y = std::sqrt(e_hi);
+  const dd<double> yy = two_prod(y, y);
+  const double y_lo = y > 0 ? (((e_hi - yy.hi) - yy.lo) + e_lo) / (2 * y) : 0;
+  const double eta = std::copysign(y * std::sqrt(2 / a), d);
+  const double r = 1 / a;
+  double sum = igamma_temme_row(0, eta), rk = 1;
+  for (int k = 1; k < 25; ++k) {
+    rk *= r;
+    const double t = igamma_temme_row(k, eta) * rk;
+    sum += t;
+    if (std::fabs(t) <= 0x1p-60 * std::fabs(sum)) break;
+  }
+  // erfcx(y + y_lo) = erfcx(y) + y_lo (2 y erfcx(y) - 2 / sqrt(pi))
+  const double g = erfcx_kernel(y);
+  const double gc = g + y_lo * (2 * y * g - 1.1283791670955125739);
+  const double sign = d >= 0 ? 1 : -1;
+  const double v = times_exp(0.5 * gc + sign * sum * (0.3989422804014326779 / std::sqrt(a)), -e_hi, -e_lo);
+  return (d >= 0) == upper ? v : 1 - v;
+}
+/// Whether (a, x) is in the region of Temme's expansion.
+TL_HDI bool igamma_use_temme(double a, double x) { return a >= 10 && std::fabs(x - a) <= 0.3 * a; }
 /// The edge values shared by P and Q (torch): NaN for a < 0, x < 0, a = x = 0, both infinite;
 /// sets *done.
 TL_HDI double igamma_edges(double a, double x, bool upper, bool& done) {
@@ -138,6 +248,7 @@ TL_HDI double gammainc_eval(double a, double x) {
   bool done = false;
   const double e = igamma_edges(a, x, false, done);
   if (done) return e;
+  if (igamma_use_temme(a, x)) return igamma_temme(a, x, false);
   if (x > 1 && x > a) return 1 - igamc_finite(a, x);
   return igam_series(a, x);
 }
@@ -146,6 +257,7 @@ TL_HDI double gammaincc_eval(double a, double x) {
   bool done = false;
   const double e = igamma_edges(a, x, true, done);
   if (done) return e;
+  if (igamma_use_temme(a, x)) return igamma_temme(a, x, true);
   return igamc_finite(a, x);
 }
 
