@@ -37,9 +37,9 @@ TEST_CASE_TEMPLATE("gammainc, gammaincc, zeta: error against the mpmath referenc
   const double eq = max_err_igamma<T>("gammaincc", ts::detail::gammaincc_fn{}, [](const auto& a, const auto& x) { return ts::gammaincc(a, x); });
   const double ez = max_ulp_binary<T>("zeta", ts::detail::zeta_fn{}, [](const auto& s, const auto& q) { return ts::zeta(s, q); });
   MESSAGE("gammainc " << ep << ", gammaincc " << eq << ", zeta " << ez);
-  // Double: measured 7.8 (P, the power series near x = a for a < 10) and 4.2 (Q) in the units
-  // above, asserted <= 9.
-  const double bound = std::is_same_v<T, float> ? ulp_bound<T>() : 9.0;
+  // Double: measured 2.63 (P) and 2.61 (Q) in the units above (at most 3.97 over 12000 denser points
+  // in the same regions), asserted <= 4.
+  const double bound = std::is_same_v<T, float> ? ulp_bound<T>() : 4.0;
   CHECK(ep <= bound);
   CHECK(eq <= bound);
   CHECK(ez <= ulp_bound<T>());

@@ -12,13 +12,14 @@ All coefficients are exact rationals (Python fractions), rounded to double once:
   - C_0 = 1 / mu - 1 / eta, C_k = C_(k-1)' / eta + (-1)^k g_k / mu, where Gamma*(a) =
     Gamma(a) / (sqrt(2 pi / a) (a / e)^a) ~ sum_k g_k a^-k (exp of Stirling's series);
     the 1 / eta poles cancel (checked).
-For 1 <= a < 8 the kernel's prefactor x^a e^-x / Gamma(a) = sqrt(a / (2 pi)) exp(a log1pmx(x / a - 1)
-- S(a)) needs Stirling's correction S(a) = lgamma(a) - (a - 1/2) log a + a - log(2 pi) / 2 below the
-range of its series: a S(a) is interpolated in u = 1 / a in [1/8, 1] (Chebyshev, monomial form in
-the variable 16/7 u - 9/7, printed with its maximum relative error).
-The script prints the C++ cases of the rows C_k (each cut where its terms no longer matter in
-the kernel's region), then the largest relative error of
-the truncated expansion (evaluated in double) against mpmath at a few points.
+For 1 <= a < 8 the kernel's prefactor x^a e^-x / Gamma(a) = sqrt(a / (2 pi)) exp(-E - S(a)), with
+E = x - a - a log(x / a), needs Stirling's correction S(a) = lgamma(a) - (a - 1/2) log a + a -
+log(2 pi) / 2 below the range of its series: a S(a) is interpolated in u = 1 / a in [1/8, 1]
+(Chebyshev, monomial form in the variable 16/7 u - 9/7, printed with its maximum relative error;
+the kernel evaluates its even and odd terms side by side).
+The script prints the C++ cases of the rows C_k (each cut where its terms no longer matter in the
+kernel's region), the interpolant, then the largest relative error of the truncated expansion
+(evaluated in double) against mpmath at a few points.
 
 Run (from this folder): /usr/bin/python3 fit_igamma_coefficients.py
 """

@@ -46,33 +46,46 @@ TL_HDI double log1pmx(double u) {
 TL_HDI double igamma_stirling(double a) {
   if (a >= 8) return stirling_correction(a);
   const double u = 1 / a;
-  return u * horner<0.08252025721565209, -0.0011782573874304734, -0.0003426559574552708, 6.647787378172115e-05, -2.7541259598230554e-06, -2.3814419528410405e-06, 9.606890399796871e-07, -1.9016448992597825e-07, -2.774679096823383e-09, 2.0536313735681596e-08, -1.0311044237630795e-08, 3.1783801608033696e-09, -4.921868945294926e-10, -1.4994769401410434e-10, 1.7065595344332545e-10, -8.749859849516607e-11, 3.180937239615323e-11, -1.036462188738451e-11, 1.974698134209737e-12, 2.480350777341693e-12, -2.2960779460298668e-12, 5.034294723492403e-13, 4.1317387911217206e-14>(std::fma(u, 16.0 / 7, -9.0 / 7));
+  const double t = std::fma(u, 16.0 / 7, -9.0 / 7), t2 = t * t;  // even and odd parts side by side
+  return u * (horner<0.08252025721565209, -0.0003426559574552708, -2.7541259598230554e-06, 9.606890399796871e-07, -2.774679096823383e-09, -1.0311044237630795e-08, -4.921868945294926e-10, 1.7065595344332545e-10, 3.180937239615323e-11, 1.974698134209737e-12, -2.2960779460298668e-12, 4.1317387911217206e-14>(t2) + t * horner<-0.0011782573874304734, 6.647787378172115e-05, -2.3814419528410405e-06, -1.9016448992597825e-07, 2.0536313735681596e-08, 3.1783801608033696e-09, -1.4994769401410434e-10, -8.749859849516607e-11, -1.036462188738451e-11, 2.480350777341693e-12, 5.034294723492403e-13>(t2));
 }
-/// E = x - a - a log(x / a) >= 0 for a / 2 <= x <= 2 a as hi + lo (relative error about 2^-56): with
+/// E = x - a - a log(x / a) >= 0 for a / 4 <= x <= 4 a as hi + lo (relative error about 2^-56): with
 /// s = (x - a) / (x + a) (x - a exact; the quotient's remainder kept), log(x / a) = 2 atanh(s), so
 /// E = (x - a) s - 2 a s^3 (1/3 + s^2/5 + ...), the first product exact and the series a small part.
 TL_HDI dd<double> igamma_exponent(double a, double x) {
-  const double d = x - a;  // exact (Sterbenz)
+  const dd<double> dm = two_sum(x, -a);  // x - a (exact for a / 2 <= x <= 2 a)
+  const double d = dm.hi;
   const dd<double> w = two_sum(x, a);
   const double s = d / w.hi;
   const dd<double> sw = two_prod(s, w.hi);
-  const double s_lo = (((d - sw.hi) - sw.lo) - s * w.lo) / w.hi;
+  const double s_lo = ((((d - sw.hi) - sw.lo) + dm.lo) - s * w.lo) / w.hi;
   const double s2 = s * s;
-  const double tail = 2 * a * s * s2 *
-                      horner<1.0 / 3, 1.0 / 5, 1.0 / 7, 1.0 / 9, 1.0 / 11, 1.0 / 13, 1.0 / 15, 1.0 / 17, 1.0 / 19, 1.0 / 21, 1.0 / 23,
-                             1.0 / 25, 1.0 / 27, 1.0 / 29, 1.0 / 31, 1.0 / 33, 1.0 / 35>(s2);
+  // (atanh(s) - s) / s^3 = 1/3 + s^2/5 + ..., as many terms as |s| needs (cut below 2^-56 of E), in
+  // even and odd halves side by side
+  const double s4 = s2 * s2;
+  const double at = s2 <= 0.0036  ? horner<1.0 / 3, 1.0 / 7, 1.0 / 11, 1.0 / 15>(s4) + s2 * horner<1.0 / 5, 1.0 / 9, 1.0 / 13>(s4)
+                  : s2 <= 0.035   ? horner<1.0 / 3, 1.0 / 7, 1.0 / 11, 1.0 / 15, 1.0 / 19, 1.0 / 23>(s4) + s2 * horner<1.0 / 5, 1.0 / 9, 1.0 / 13, 1.0 / 17, 1.0 / 21>(s4)
+                  : s2 <= 1.0 / 9 ? horner<1.0 / 3, 1.0 / 7, 1.0 / 11, 1.0 / 15, 1.0 / 19, 1.0 / 23, 1.0 / 27, 1.0 / 31, 1.0 / 35>(s4) + s2 * horner<1.0 / 5, 1.0 / 9, 1.0 / 13, 1.0 / 17, 1.0 / 21, 1.0 / 25, 1.0 / 29, 1.0 / 33>(s4)
+                                  : horner<1.0 / 3, 1.0 / 7, 1.0 / 11, 1.0 / 15, 1.0 / 19, 1.0 / 23, 1.0 / 27, 1.0 / 31, 1.0 / 35, 1.0 / 39, 1.0 / 43, 1.0 / 47, 1.0 / 51, 1.0 / 55, 1.0 / 59, 1.0 / 63, 1.0 / 67, 1.0 / 71, 1.0 / 75, 1.0 / 79>(s4) + s2 * horner<1.0 / 5, 1.0 / 9, 1.0 / 13, 1.0 / 17, 1.0 / 21, 1.0 / 25, 1.0 / 29, 1.0 / 33, 1.0 / 37, 1.0 / 41, 1.0 / 45, 1.0 / 49, 1.0 / 53, 1.0 / 57, 1.0 / 61, 1.0 / 65, 1.0 / 69, 1.0 / 73, 1.0 / 77, 1.0 / 81>(s4);
+  const double tail = 2 * a * s * s2 * at;
   const dd<double> ds = two_prod(d, s);
   const dd<double> e = two_sum(ds.hi, -tail);
-  const double lo = e.lo + ds.lo + d * s_lo;
+  const double lo = e.lo + ds.lo + (d * s_lo + dm.lo * s);
   const double hi = e.hi + lo;
   return {hi, (e.hi - hi) + lo};
 }
 /// x^a e^-x / Gamma(a), a > 0, x > 0.
 TL_HDI double igamma_prefactor(double a, double x) {
-  if (a >= 1 && x >= 0.5 * a && x <= 2 * a) {
+  if (a >= 1 && x >= 0.25 * a && x <= 4 * a) {
     const dd<double> e = igamma_exponent(a, x);
     const dd<double> es = two_sum(e.hi, igamma_stirling(a));
-    return times_exp(std::sqrt(a * 0.15915494309189533577), -es.hi, -(es.lo + e.lo));
+    // sqrt(a / (2 pi)) = m (1 + r): its rounding joins the exponent's low part
+    const dd<double> ac = two_prod(a, 0.15915494309189535);
+    const double acl = ac.lo + a * -9.839338337591243e-18;
+    const double m = std::sqrt(ac.hi);
+    const dd<double> mm = two_prod(m, m);
+    const double r = (((ac.hi - mm.hi) - mm.lo) + acl) / (2 * ac.hi);
+    return times_exp(m, -es.hi, r - (es.lo + e.lo));
   }
   if (a >= 1) {
     const double t = (x - a) / a;
@@ -81,23 +94,39 @@ TL_HDI double igamma_prefactor(double a, double x) {
   }
   return std::exp(a * std::log(x) - x - lgamma_kernel(a));
 }
-/// P(a, x) by its power series.
+/// P(a, x) by its power series x^a e^-x / Gamma(a + 1) (1 + x / (a + 1) (1 + x / (a + 2) (1 + ...))):
+/// the forward sum finds the number of terms n, the value is the nested form evaluated from term
+/// 5n/4 + 4 inwards as a numerator and denominator (no division per step), where each rounding is damped by
+/// the factors x / (a + k) < 1 that follow (the forward terms carry up to n roundings each: 5 ULP
+/// near x = a = 10).
 TL_HDI double igam_series(double a, double x) {
   const double f = igamma_prefactor(a, x);
   if (f == 0) return 0;
   double term = 1, sum = 1;
-  for (int n = 1; n < igamma_max_iter; ++n) {
+  int n = 1;
+  for (; n < igamma_max_iter; ++n) {
     term *= x / (a + n);
     sum += term;
     if (term <= igamma_eps * sum) break;
   }
-  return f * sum / a;
+  double num = 1, den = 1;
+  for (int k = n + n / 4 + 4; k >= 1; --k) {  // beyond n: the terms shrink slowly near x = a
+    const double ak = a + k;
+    num = ak * den + x * num;
+    den *= ak;
+    if (den > 0x1p500) {
+      num *= 0x1p-500;
+      den *= 0x1p-500;
+    }
+  }
+  return f * (num / den) / a;
 }
 /// Q(a, x) by Legendre's continued fraction (x > 1, x >= a): 1 / (x + 1 - a - 1 (1 - a) / (x + 3 - a - ...)).
 /// The forward three-term recurrences of the convergents only find the number of terms n (the first
 /// convergent that changes by at most 2^-53, tested without a division); the value is then
-/// evaluated backwards from term n, as a numerator and denominator (no division per step): the
-/// forward convergents accumulate up to 30 ULP at x = 1 - 2, the backward evaluation about 3.
+/// evaluated backwards from term 5n/4 + 4 (the changes shrink slowly at x = 1 - 2, so stopping at n
+/// leaves several ULP), as a numerator and denominator (no division per step): the forward
+/// convergents accumulate up to 30 ULP at x = 1 - 2, the backward evaluation 1.5.
 TL_HDI double igamc_fraction(double a, double x) {
   const double f = igamma_prefactor(a, x);
   if (f == 0) return 0;
@@ -123,17 +152,18 @@ TL_HDI double igamc_fraction(double a, double x) {
     if (done) break;
   }
   // the tail t = num / den = k (k - a) / (x + 2k + 1 - a - t') from k = n + 1 down to 1
+  const double xa = x - a;  // exact near x = a, where x + 2k + 1 - a would round twice
   double num = 0, den = 1;
-  for (int k = n + 1; k >= 1; --k) {
+  for (int k = n + n / 4 + 4; k >= 1; --k) {  // beyond n: the changes shrink slowly near x = 1
     const double nk = k * (k - a) * den;
-    den = (x + (2 * k + 1 - a)) * den - num;
+    den = (xa + (2 * k + 1)) * den - num;
     num = nk;
     if (std::fabs(den) > 0x1p500) {
       num *= 0x1p-500;
       den *= 0x1p-500;
     }
   }
-  return f * den / ((x + (1 - a)) * den - num);
+  return f * den / ((xa + 1) * den - num);
 }
 /// lgamma(1 + a) for a > -1/4, accurate near a = 0.
 TL_HDI double lgamma1p(double a) {
@@ -142,14 +172,20 @@ TL_HDI double lgamma1p(double a) {
 /// Q(a, x) for x <= 1.1 and small a.
 TL_HDI double igamc_series(double a, double x) {
   double fac = 1, sum = 0;
-  for (int n = 1; n < igamma_max_iter; ++n) {
+  int n = 1;
+  for (; n < igamma_max_iter; ++n) {
     fac *= -x / n;
     const double term = fac / (a + n);
     sum += term;
     if (std::fabs(term) <= igamma_eps * std::fabs(sum)) break;
   }
-  const double lx = std::log(x);
-  return -std::expm1(a * lx - lgamma1p(a)) - std::exp(a * lx - lgamma_kernel(a)) * sum;
+  // the sum again, nested from term n inwards: -x (1/(a+1) - x/2 (1/(a+2) - x/3 (...)))
+  double t = 0;
+  for (int k = n; k >= 1; --k) t = 1 / (a + k) - x * t / (k + 1);
+  sum = -x * t;
+  const double u = a * std::log(x) - lgamma1p(a);  // x^a / Gamma(a) = a e^u
+  const double em = std::expm1(u);
+  return -(em + a * sum * (1 + em));
 }
 /// Which series or fraction Q takes (Cephes' choice): 0 = 1 - P by the series, 1 = the
 /// fraction, 2 = igamc_series.
@@ -215,17 +251,23 @@ TL_HDI double igamma_temme(double a, double x, bool upper) {
   const double eta = std::copysign(y * std::sqrt(2 / a), d);
   const double r = 1 / a;
   double sum = igamma_temme_row(0, eta), rk = 1;
-  for (int k = 1; k < 25; ++k) {
+  int small = 0;  // stop after two terms below 2^-60 of the sum (one row may vanish near its zero)
+  for (int k = 1; k < 25 && small < 2; ++k) {
     rk *= r;
     const double t = igamma_temme_row(k, eta) * rk;
     sum += t;
-    if (std::fabs(t) <= 0x1p-60 * std::fabs(sum)) break;
+    small = std::fabs(t) <= 0x1p-60 * std::fabs(sum) ? small + 1 : 0;
   }
-  // erfcx(y + y_lo) = erfcx(y) + y_lo (2 y erfcx(y) - 2 / sqrt(pi))
-  const double g = erfcx_kernel(y);
-  const double gc = g + y_lo * (2 * y * g - 1.1283791670955125739);
-  const double sign = d >= 0 ? 1 : -1;
-  const double v = times_exp(0.5 * gc + sign * sum * (0.3989422804014326779 / std::sqrt(a)), -e_hi, -e_lo);
+  const double sign = d >= 0 ? 1 : -1, rs = sign * sum * (0.3989422804014326779 / std::sqrt(a));
+  double v = 0;
+  if (y < 0.75) {
+    // erfc(y) = 1 - erf(y) directly (erf_small's range): erfcx(y) e^-E is less accurate there
+    v = 0.5 * ((1 - erf_small(y)) - 1.1283791670955125739 * y_lo) + times_exp(rs, -e_hi, -e_lo);
+  } else {
+    // erfcx(y + y_lo) = erfcx(y) + y_lo (2 y erfcx(y) - 2 / sqrt(pi))
+    const double g = erfcx_kernel(y);
+    v = times_exp(0.5 * (g + y_lo * (2 * y * g - 1.1283791670955125739)) + rs, -e_hi, -e_lo);
+  }
   return (d >= 0) == upper ? v : 1 - v;
 }
 /// Whether (a, x) is in the region of Temme's expansion.
