@@ -58,7 +58,7 @@ void softmax_row(const Row& row, index_t n, T* out) {
     B acc(T(0));
     for (; j + W <= n; j += W) {
       const B x = row.template packet<B>(j) - bm;
-      const B ex = xsimd::exp(x);
+      const B ex = fmath::vexp(x);
       acc += ex;
       (Log ? x : ex).store_unaligned(out + j);
     }
