@@ -12,7 +12,7 @@
 ///    recurrences) and, for x <= 1.1, Q = -expm1(a log x - lgamma(1 + a)) -
 ///    x^a / Gamma(a) sum_n>=1 (-x)^n / (n! (a + n)), the region choice as in Cephes' igam/igamc.
 ///    The prefactor x^a e^-x / Gamma(a) is sqrt(a / (2 pi)) exp(-E - S(a)) for a >= 1 (S the Stirling
-///    correction, interpolated below 8; E = x - a - a log(x / a) in double-double for a / 2 <= x <= 2 a,
+///    correction, interpolated below 8; E = x - a - a log(x / a) in double-double for a / 4 <= x <= 4 a,
 ///    a log1pmx((x - a) / a) or a log(x / a) + a - x outside), so no large logarithms cancel; below 1,
 ///    exp(a log x - x - lgamma(a)).
 ///  - zeta(s, q): Euler-Maclaurin: sum_k<N (q + k)^-s until q + N >= 9 and N >= 9, then
@@ -53,7 +53,7 @@ TL_HDI double igamma_stirling(double a) {
 /// s = (x - a) / (x + a) (x - a exact; the quotient's remainder kept), log(x / a) = 2 atanh(s), so
 /// E = (x - a) s - 2 a s^3 (1/3 + s^2/5 + ...), the first product exact and the series a small part.
 TL_HDI dd<double> igamma_exponent(double a, double x) {
-  const dd<double> dm = two_sum(x, -a);  // x - a (exact for a / 2 <= x <= 2 a)
+  const dd<double> dm = two_sum(x, -a);  // x - a as an exact pair (lo = 0 for a / 2 <= x <= 2 a)
   const double d = dm.hi;
   const dd<double> w = two_sum(x, a);
   const double s = d / w.hi;
