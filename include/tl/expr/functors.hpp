@@ -16,7 +16,7 @@
 #include <numbers>
 #include <type_traits>
 
-#include <xsimd/xsimd.hpp>
+#include "tl/core/simd.hpp"
 
 #include "tl/core/complex.hpp"
 #include "tl/core/dtype.hpp"

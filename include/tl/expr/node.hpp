@@ -18,7 +18,7 @@
 #include <type_traits>
 #include <utility>
 
-#include <xsimd/xsimd.hpp>
+#include "tl/core/simd.hpp"
 
 #include "tl/core/config.hpp"
 #include "tl/core/dtype.hpp"

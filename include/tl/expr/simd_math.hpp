@@ -27,7 +27,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include <xsimd/xsimd.hpp>
+#include "tl/core/simd.hpp"
 
 #include "tl/core/config.hpp"
 
@@ -42,7 +42,7 @@ using vint = xsimd::batch<std::int32_t, A>;
 template <class B, class... C>
 TL_INLINE B horner(const B& x, float c0, C... cs) {
   if constexpr (sizeof...(cs) == 0) return B(c0);
-  else return xsimd::fma(horner(x, cs...), x, B(c0));
+  else return tl::detail::simd_fma(horner(x, cs...), x, B(c0));
 }
 
 /// f applied lane by lane through <cmath> (the rare-input path).
@@ -67,10 +67,10 @@ template <class A>
 TL_INLINE vfloat<A> exp_parts(const vfloat<A>& x, vfloat<A>& n) {
   using B = vfloat<A>;
   n = xsimd::nearbyint(x * B(1.442695e+00f));
-  B r = xsimd::fnma(n, B(0x1.62e4p-1f), x);
-  r = xsimd::fnma(n, B(1.4286068e-06f), r);
+  B r = tl::detail::simd_fnma(n, B(0x1.62e4p-1f), x);
+  r = tl::detail::simd_fnma(n, B(1.4286068e-06f), r);
   const B e = horner(r, 5.e-01f, 1.6666667e-01f, 4.1666467e-02f, 8.3333105e-03f, 1.3933642e-03f, 1.9890981e-04f);
-  return xsimd::fma(r * r, e, r);
+  return tl::detail::simd_fma(r * r, e, r);
 }
 
 /// e^x: 2^n (1 + lo) rounded once in the common range |x| <= 87, where 2^n is one normal scale.
@@ -102,13 +102,13 @@ TL_INLINE vfloat<A> sincos(const vfloat<A>& x) {
   if (!xsimd::all(ax <= B(1e5f)))  // huge, infinite or NaN lanes: libm for the whole packet
     return per_lane(x, [](float v) { return Cos ? std::cos(v) : std::sin(v); });
   const B j = xsimd::nearbyint(ax * B(6.3661975e-01f));
-  B r = xsimd::fnma(j, B(0x1.921fb6p+0f), ax);
-  r = xsimd::fnma(j, B(-0x1.777a5cp-25f), r);
-  r = xsimd::fnma(j, B(-0x1.ee59dap-50f), r);
+  B r = tl::detail::simd_fnma(j, B(0x1.921fb6p+0f), ax);
+  r = tl::detail::simd_fnma(j, B(-0x1.777a5cp-25f), r);
+  r = tl::detail::simd_fnma(j, B(-0x1.ee59dap-50f), r);
   const B t = r * r;
-  const B s = xsimd::fma(r, t * horner(t, -1.6666667e-01f, 8.333332e-03f, -1.9840087e-04f, 2.7249926e-06f), r);
-  const B c = xsimd::fma(
-      t, xsimd::fma(t, horner(t, 4.1666668e-02f, -1.3888888e-03f, 2.48006e-05f, -2.730096e-07f), B(-0.5f)),
+  const B s = tl::detail::simd_fma(r, t * horner(t, -1.6666667e-01f, 8.333332e-03f, -1.9840087e-04f, 2.7249926e-06f), r);
+  const B c = tl::detail::simd_fma(
+      t, tl::detail::simd_fma(t, horner(t, 4.1666668e-02f, -1.3888888e-03f, 2.48006e-05f, -2.730096e-07f), B(-0.5f)),
       B(1.0f));
   // Quadrant q = j (sin) or j + 1 (cos): odd q takes the cosine polynomial, q & 2 flips the sign.
   const I q = xsimd::to_int(j) + I(Cos ? 1 : 0);
@@ -129,7 +129,7 @@ TL_INLINE vfloat<A> tanh(const vfloat<A>& x) {
   const auto small = ax < B(0.9f);
   auto poly = [&] {
     const B t = ax * ax;
-    return xsimd::fma(ax, t * horner(t, -3.3333334e-01f, 1.3333327e-01f, -5.396652e-02f, 2.1851901e-02f,
+    return tl::detail::simd_fma(ax, t * horner(t, -3.3333334e-01f, 1.3333327e-01f, -5.396652e-02f, 2.1851901e-02f,
                                       -8.774217e-03f, 3.3403726e-03f, -1.0391204e-03f, 1.820654e-04f),
                       ax);
   };
@@ -159,8 +159,8 @@ TL_INLINE vfloat<A> sigmoid(const vfloat<A>& x) {
   const B n_hi = xsimd::select(neg, e_hi, B(1.0f)), n_lo = xsimd::select(neg, e_lo, B(0.0f));
   const B rd = B(1.0f) / d_hi;
   const B q = n_hi * rd;
-  const B rem = xsimd::fnma(q, d_hi, n_hi);                 // exact
-  const B s = xsimd::fma(xsimd::fnma(q, d_lo, rem + n_lo), rd, q);
+  const B rem = tl::detail::simd_fnma(q, d_hi, n_hi);                 // exact
+  const B s = tl::detail::simd_fma(tl::detail::simd_fnma(q, d_lo, rem + n_lo), rd, q);
   if (!rare) return s;
   const B tiny = xsimd::select(neg, exp<A>(z), B(1.0f));
   return xsimd::select(xsimd::isnan(x), x, xsimd::select(z < B(-87.0f), tiny, s));

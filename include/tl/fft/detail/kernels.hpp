@@ -10,7 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <type_traits>
-#include <xsimd/xsimd.hpp>
+#include "tl/core/simd.hpp"
 
 #if defined(__AVX__)
 #include <immintrin.h>
@@ -52,7 +52,7 @@ TL_INLINE V fmadd(const V& a, const V& b, const V& c) {
   if constexpr (std::is_floating_point_v<V>)
     return a * b + c;
   else
-    return xsimd::fma(a, b, c);
+    return tl::detail::simd_fma(a, b, c);
 }
 /// a * b - c.
 template <class V>
@@ -60,7 +60,7 @@ TL_INLINE V fmsub(const V& a, const V& b, const V& c) {
   if constexpr (std::is_floating_point_v<V>)
     return a * b - c;
   else
-    return xsimd::fms(a, b, c);
+    return tl::detail::simd_fms(a, b, c);
 }
 
 /// dst[q * ds + l] = src[l * ss + q] for l, q < W (W = packet size): a W x W tile transpose,

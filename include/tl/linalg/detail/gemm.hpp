@@ -68,12 +68,12 @@ T dot_contiguous(const T* x, const T* y, index_t k) {
   P s0(T(0)), s1(T(0)), s2(T(0)), s3(T(0));
   index_t p = 0;
   for (; p + 4 * W <= k; p += 4 * W) {
-    s0 = xsimd::fma(P::load_unaligned(x + p), P::load_unaligned(y + p), s0);
-    s1 = xsimd::fma(P::load_unaligned(x + p + W), P::load_unaligned(y + p + W), s1);
-    s2 = xsimd::fma(P::load_unaligned(x + p + 2 * W), P::load_unaligned(y + p + 2 * W), s2);
-    s3 = xsimd::fma(P::load_unaligned(x + p + 3 * W), P::load_unaligned(y + p + 3 * W), s3);
+    s0 = tl::detail::simd_fma(P::load_unaligned(x + p), P::load_unaligned(y + p), s0);
+    s1 = tl::detail::simd_fma(P::load_unaligned(x + p + W), P::load_unaligned(y + p + W), s1);
+    s2 = tl::detail::simd_fma(P::load_unaligned(x + p + 2 * W), P::load_unaligned(y + p + 2 * W), s2);
+    s3 = tl::detail::simd_fma(P::load_unaligned(x + p + 3 * W), P::load_unaligned(y + p + 3 * W), s3);
   }
-  for (; p + W <= k; p += W) s0 = xsimd::fma(P::load_unaligned(x + p), P::load_unaligned(y + p), s0);
+  for (; p + W <= k; p += W) s0 = tl::detail::simd_fma(P::load_unaligned(x + p), P::load_unaligned(y + p), s0);
   T acc = xsimd::hadd((s0 + s1) + (s2 + s3));
   for (; p < k; ++p) acc += x[p] * y[p];
   return acc;

@@ -16,7 +16,7 @@
 /// applied while packing, so the kernel is the same for every case.
 #include <type_traits>
 
-#include <xsimd/xsimd.hpp>
+#include "tl/core/simd.hpp"
 
 #include "tl/core/complex.hpp"
 #include "tl/core/config.hpp"
@@ -78,23 +78,23 @@ void gemm_ukernel_real(index_t kc, const R* __restrict a, const R* __restrict b,
   for (index_t p = 0; p < kc; ++p) {
     const P b0 = P::load_aligned(b), b1 = P::load_aligned(b + W);
     P av(a[0]);
-    c00 = xsimd::fma(av, b0, c00);
-    c01 = xsimd::fma(av, b1, c01);
+    c00 = tl::detail::simd_fma(av, b0, c00);
+    c01 = tl::detail::simd_fma(av, b1, c01);
     av = P(a[1]);
-    c10 = xsimd::fma(av, b0, c10);
-    c11 = xsimd::fma(av, b1, c11);
+    c10 = tl::detail::simd_fma(av, b0, c10);
+    c11 = tl::detail::simd_fma(av, b1, c11);
     av = P(a[2]);
-    c20 = xsimd::fma(av, b0, c20);
-    c21 = xsimd::fma(av, b1, c21);
+    c20 = tl::detail::simd_fma(av, b0, c20);
+    c21 = tl::detail::simd_fma(av, b1, c21);
     av = P(a[3]);
-    c30 = xsimd::fma(av, b0, c30);
-    c31 = xsimd::fma(av, b1, c31);
+    c30 = tl::detail::simd_fma(av, b0, c30);
+    c31 = tl::detail::simd_fma(av, b1, c31);
     av = P(a[4]);
-    c40 = xsimd::fma(av, b0, c40);
-    c41 = xsimd::fma(av, b1, c41);
+    c40 = tl::detail::simd_fma(av, b0, c40);
+    c41 = tl::detail::simd_fma(av, b1, c41);
     av = P(a[5]);
-    c50 = xsimd::fma(av, b0, c50);
-    c51 = xsimd::fma(av, b1, c51);
+    c50 = tl::detail::simd_fma(av, b0, c50);
+    c51 = tl::detail::simd_fma(av, b1, c51);
     a += MR;
     b += NR;
   }
@@ -110,7 +110,7 @@ void gemm_ukernel_real(index_t kc, const R* __restrict a, const R* __restrict b,
       for (int r = 0; r < MR; ++r)
         for (int j = 0; j < 2; ++j) {
           R* cp = c + r * rsc + j * W;
-          xsimd::fma(acc[r][j], va, P::load_unaligned(cp) * vb).store_unaligned(cp);
+          tl::detail::simd_fma(acc[r][j], va, P::load_unaligned(cp) * vb).store_unaligned(cp);
         }
     }
     return;
@@ -147,10 +147,10 @@ void gemm_ukernel_cplx(index_t kc, const R* __restrict a, const R* __restrict b,
       const P ar(a[r]), ai(a[MR + r]);
 #pragma GCC unroll 4
       for (int j = 0; j < NV; ++j) {
-        re[r][j] = xsimd::fma(ar, br[j], re[r][j]);
-        re[r][j] = xsimd::fnma(ai, bi[j], re[r][j]);
-        im[r][j] = xsimd::fma(ar, bi[j], im[r][j]);
-        im[r][j] = xsimd::fma(ai, br[j], im[r][j]);
+        re[r][j] = tl::detail::simd_fma(ar, br[j], re[r][j]);
+        re[r][j] = tl::detail::simd_fnma(ai, bi[j], re[r][j]);
+        im[r][j] = tl::detail::simd_fma(ar, bi[j], im[r][j]);
+        im[r][j] = tl::detail::simd_fma(ai, br[j], im[r][j]);
       }
     }
     a += 2 * MR;

@@ -10,7 +10,7 @@
 #include <limits>
 #include <vector>
 
-#include <xsimd/xsimd.hpp>
+#include "tl/core/simd.hpp"
 
 #include "tl/core/complex.hpp"
 #include "tl/core/dtype.hpp"
@@ -44,14 +44,14 @@ R sumsq_run(const R* p, index_t n, R s1 = 1, R s2 = 1) {
   for (; i + 4 * W <= n; i += 4 * W) {
     const B x0 = sc(B::load_unaligned(p + i)), x1 = sc(B::load_unaligned(p + i + W));
     const B x2 = sc(B::load_unaligned(p + i + 2 * W)), x3 = sc(B::load_unaligned(p + i + 3 * W));
-    a0 = xsimd::fma(x0, x0, a0);
-    a1 = xsimd::fma(x1, x1, a1);
-    a2 = xsimd::fma(x2, x2, a2);
-    a3 = xsimd::fma(x3, x3, a3);
+    a0 = tl::detail::simd_fma(x0, x0, a0);
+    a1 = tl::detail::simd_fma(x1, x1, a1);
+    a2 = tl::detail::simd_fma(x2, x2, a2);
+    a3 = tl::detail::simd_fma(x3, x3, a3);
   }
   for (; i + W <= n; i += W) {
     const B x = sc(B::load_unaligned(p + i));
-    a0 = xsimd::fma(x, x, a0);
+    a0 = tl::detail::simd_fma(x, x, a0);
   }
   R s = hsum_lanes((a0 + a1) + (a2 + a3));
   for (; i < n; ++i) {
@@ -123,10 +123,10 @@ inline double sumsq_run_f2d(const float* p, index_t n) {
   for (; i + 4 * W <= n; i += 4 * W) {
     const B x0 = B::load_unaligned(p + i), x1 = B::load_unaligned(p + i + W);
     const B x2 = B::load_unaligned(p + i + 2 * W), x3 = B::load_unaligned(p + i + 3 * W);
-    a0 = xsimd::fma(x0, x0, a0);
-    a1 = xsimd::fma(x1, x1, a1);
-    a2 = xsimd::fma(x2, x2, a2);
-    a3 = xsimd::fma(x3, x3, a3);
+    a0 = tl::detail::simd_fma(x0, x0, a0);
+    a1 = tl::detail::simd_fma(x1, x1, a1);
+    a2 = tl::detail::simd_fma(x2, x2, a2);
+    a3 = tl::detail::simd_fma(x3, x3, a3);
   }
   double s = hsum_lanes((a0 + a1) + (a2 + a3));
   for (; i < n; ++i) s = std::fma(double(p[i]), double(p[i]), s);

@@ -30,7 +30,7 @@ TL_INLINE V gemm_mac(V c, V a, V b) {
 
 template <class P>
 TL_INLINE P gemm_mac_packet(const P& c, const P& a, const P& b) {
-  if constexpr (std::is_floating_point_v<typename P::value_type>) return xsimd::fma(a, b, c);
+  if constexpr (std::is_floating_point_v<typename P::value_type>) return tl::detail::simd_fma(a, b, c);
   else return a * b + c;
 }
 

@@ -6,7 +6,7 @@
 #include <limits>
 #include <type_traits>
 
-#include <xsimd/xsimd.hpp>
+#include "tl/core/simd.hpp"
 
 #include "tl/core/complex.hpp"
 #include "tl/core/dtype.hpp"

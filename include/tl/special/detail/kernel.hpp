@@ -9,7 +9,7 @@
 #include <cmath>
 #include <type_traits>
 
-#include <xsimd/xsimd.hpp>
+#include "tl/core/simd.hpp"
 
 #include "tl/core/config.hpp"
 #include "tl/expr/elementwise.hpp"
@@ -98,7 +98,7 @@ TL_SPECIAL_KERNEL V vcopysign(const V& mag, const V& sgn) {
 template <class V>
 TL_SPECIAL_KERNEL V vfma(const V& a, const V& b, const V& c) {
   if constexpr (is_scalar_v<V>) return std::fma(a, b, c);
-  else return xsimd::fma(a, b, c);
+  else return tl::detail::simd_fma(a, b, c);
 }
 template <class V>
 TL_SPECIAL_KERNEL auto visnan(const V& x) {

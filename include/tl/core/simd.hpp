@@ -1,0 +1,127 @@
+#pragma once
+/// @file simd.hpp
+/// @brief tl's one way in to xsimd, and fused multiply-add on every packet type (detail header).
+///
+/// xsimd 8.1 (Debian's) defines fma/fms/fnma/fnms for SSE and AVX only under its `fma3<...>`
+/// architectures; for AVX-512 it falls back to its generic `x * y + z`, two roundings. tl's packet
+/// kernels depend on a single rounding (Cody-Waite argument reduction, exact remainders, error-free
+/// products), and so do xsimd's own math functions, so on an AVX-512 build:
+///  - when this header is the first to include xsimd, it adds the AVX-512 fused forms to xsimd's
+///    kernels before xsimd's public functions are declared, so `xsimd::fma` and everything xsimd
+///    builds on it round once;
+///  - `tl::detail::simd_fma` and friends (used by every tl kernel) round once whatever the include
+///    order, calling the FMA instruction for the packet's register width directly.
+/// Other xsimd versions are left alone.
+#if __has_include(<xsimd/config/xsimd_config.hpp>)
+#include <xsimd/config/xsimd_config.hpp>
+#endif
+
+#if defined(XSIMD_VERSION_MAJOR) && XSIMD_VERSION_MAJOR == 8 && defined(__AVX512F__) && !defined(XSIMD_HPP)
+// The prologue of <xsimd/xsimd.hpp> 8.x up to (not including) its public API, then the fused
+// kernels, then the rest of xsimd.hpp (whose own includes are guarded and so not repeated).
+#if defined(__GNUC__) && !defined(XSIMD_NO_DISCARD)
+#define XSIMD_NO_DISCARD __attribute__((warn_unused_result))
+#elif !defined(XSIMD_NO_DISCARD)
+#define XSIMD_NO_DISCARD
+#endif
+#include <xsimd/arch/xsimd_scalar.hpp>
+#include <xsimd/memory/xsimd_aligned_allocator.hpp>
+#include <xsimd/types/xsimd_batch.hpp>
+#include <xsimd/types/xsimd_batch_constant.hpp>
+#include <xsimd/types/xsimd_traits.hpp>
+
+namespace xsimd::kernel {
+#define TL_XSIMD_AVX512_FMA(NAME, T, INTRIN)                                                            \
+  template <class A>                                                                                    \
+  inline batch<T, A> NAME(batch<T, A> const& x, batch<T, A> const& y, batch<T, A> const& z,              \
+                          requires_arch<avx512f>) noexcept {                                            \
+    return INTRIN(x, y, z);                                                                             \
+  }
+TL_XSIMD_AVX512_FMA(fma, float, _mm512_fmadd_ps)
+TL_XSIMD_AVX512_FMA(fma, double, _mm512_fmadd_pd)
+TL_XSIMD_AVX512_FMA(fms, float, _mm512_fmsub_ps)
+TL_XSIMD_AVX512_FMA(fms, double, _mm512_fmsub_pd)
+TL_XSIMD_AVX512_FMA(fnma, float, _mm512_fnmadd_ps)
+TL_XSIMD_AVX512_FMA(fnma, double, _mm512_fnmadd_pd)
+TL_XSIMD_AVX512_FMA(fnms, float, _mm512_fnmsub_ps)
+TL_XSIMD_AVX512_FMA(fnms, double, _mm512_fnmsub_pd)
+#undef TL_XSIMD_AVX512_FMA
+}  // namespace xsimd::kernel
+#endif
+
+#include <xsimd/xsimd.hpp>
+
+#include <cstddef>
+#include <type_traits>
+
+#if defined(__AVX512F__) || defined(__FMA__)
+#include <immintrin.h>
+#endif
+
+#include "tl/core/config.hpp"
+
+namespace tl::detail {
+
+/// Bytes in a packet type's register (0 for packets without a single register, e.g. complex).
+template <class B>
+constexpr std::size_t simd_register_bytes() {
+  if constexpr (requires { typename B::register_type; }) return sizeof(typename B::register_type);
+  else return 0;
+}
+
+/// x * y + s * z with one rounding (s = +1 or -1), negated product where Neg: the FMA instruction of
+/// the packet's width where the target has one, else xsimd's form.
+template <bool Neg, bool Sub, class B>
+TL_INLINE B simd_fused(const B& x, const B& y, const B& z) {
+  using T = typename B::value_type;
+  [[maybe_unused]] constexpr bool f = std::is_same_v<T, float>, d = std::is_same_v<T, double>;
+#if defined(__AVX512F__)
+  if constexpr ((f || d) && simd_register_bytes<B>() == 64) {
+    if constexpr (f) {
+      if constexpr (Neg) return Sub ? _mm512_fnmsub_ps(x, y, z) : _mm512_fnmadd_ps(x, y, z);
+      else return Sub ? _mm512_fmsub_ps(x, y, z) : _mm512_fmadd_ps(x, y, z);
+    } else {
+      if constexpr (Neg) return Sub ? _mm512_fnmsub_pd(x, y, z) : _mm512_fnmadd_pd(x, y, z);
+      else return Sub ? _mm512_fmsub_pd(x, y, z) : _mm512_fmadd_pd(x, y, z);
+    }
+  } else
+#endif
+#if defined(__FMA__)
+  if constexpr ((f || d) && simd_register_bytes<B>() == 32) {
+    if constexpr (f) {
+      if constexpr (Neg) return Sub ? _mm256_fnmsub_ps(x, y, z) : _mm256_fnmadd_ps(x, y, z);
+      else return Sub ? _mm256_fmsub_ps(x, y, z) : _mm256_fmadd_ps(x, y, z);
+    } else {
+      if constexpr (Neg) return Sub ? _mm256_fnmsub_pd(x, y, z) : _mm256_fnmadd_pd(x, y, z);
+      else return Sub ? _mm256_fmsub_pd(x, y, z) : _mm256_fmadd_pd(x, y, z);
+    }
+  } else if constexpr ((f || d) && simd_register_bytes<B>() == 16) {
+    if constexpr (f) {
+      if constexpr (Neg) return Sub ? _mm_fnmsub_ps(x, y, z) : _mm_fnmadd_ps(x, y, z);
+      else return Sub ? _mm_fmsub_ps(x, y, z) : _mm_fmadd_ps(x, y, z);
+    } else {
+      if constexpr (Neg) return Sub ? _mm_fnmsub_pd(x, y, z) : _mm_fnmadd_pd(x, y, z);
+      else return Sub ? _mm_fmsub_pd(x, y, z) : _mm_fmadd_pd(x, y, z);
+    }
+  } else
+#endif
+  {
+    if constexpr (Neg) return Sub ? xsimd::fnms(x, y, z) : xsimd::fnma(x, y, z);
+    else return Sub ? xsimd::fms(x, y, z) : xsimd::fma(x, y, z);
+  }
+}
+
+/// x * y + z, rounded once.
+template <class B>
+TL_INLINE B simd_fma(const B& x, const B& y, const B& z) { return simd_fused<false, false>(x, y, z); }
+/// x * y - z, rounded once.
+template <class B>
+TL_INLINE B simd_fms(const B& x, const B& y, const B& z) { return simd_fused<false, true>(x, y, z); }
+/// -(x * y) + z, rounded once.
+template <class B>
+TL_INLINE B simd_fnma(const B& x, const B& y, const B& z) { return simd_fused<true, false>(x, y, z); }
+/// -(x * y) - z, rounded once.
+template <class B>
+TL_INLINE B simd_fnms(const B& x, const B& y, const B& z) { return simd_fused<true, true>(x, y, z); }
+
+}  // namespace tl::detail
