@@ -165,4 +165,29 @@ TEST_CASE("float kernels agree with the scalar path on strided and broadcast ope
     }
 }
 
+TEST_CASE_TEMPLATE("packet fused multiply-add rounds once on every packet width", T, float, double) {
+  // (1 + u)(1 - u) - 1 = -u^2 exactly with one rounding; two roundings give 0. The kernels above
+  // depend on it, on AVX-512 too (where xsimd 8.1's own fma has two roundings unless
+  // tl/core/simd.hpp supplied the fused form).
+#if !defined(__FMA__) && !defined(__AVX512F__)
+  MESSAGE("this build targets no FMA instruction: nothing to check");
+  return;
+#endif
+  using B = tl::detail::batch_t<T>;
+  const T u = std::numeric_limits<T>::epsilon();
+  const B a(T(1) + u), b(T(1) - u), one(T(1));
+  alignas(64) T r[B::size];
+  tl::detail::simd_fma(a, b, -one).store_aligned(r);
+  CHECK(r[0] == -u * u);
+  CHECK(r[B::size - 1] == -u * u);
+  tl::detail::simd_fms(a, b, one).store_aligned(r);
+  CHECK(r[0] == -u * u);
+  tl::detail::simd_fnma(a, b, one).store_aligned(r);
+  CHECK(r[0] == u * u);
+  tl::detail::simd_fnms(a, b, -one).store_aligned(r);
+  CHECK(r[0] == u * u);
+  xsimd::fma(a, b, -one).store_aligned(r);  // tl's headers come first in this file
+  CHECK(r[0] == -u * u);
+}
+
 }  // namespace float_math_test
