@@ -46,6 +46,26 @@ TL_XSIMD_AVX512_FMA(fnma, double, _mm512_fnmadd_pd)
 TL_XSIMD_AVX512_FMA(fnms, float, _mm512_fnmsub_ps)
 TL_XSIMD_AVX512_FMA(fnms, double, _mm512_fnmsub_pd)
 #undef TL_XSIMD_AVX512_FMA
+
+// xsimd 8.1's AVX-512BW select for integers switches on sizeof(T) at run time, so every branch is
+// compiled; without optimization GCC defines the byte and word blend intrinsics as macros with C
+// casts, which reject 4- and 8-byte batches ("invalid cast to __v64qi"): a -O0 build that takes
+// e.g. a double log packet (select on int64 inside) does not compile. These overloads, more
+// specialized than xsimd's, route 4- and 8-byte integers straight to the AVX-512F form, which is
+// what xsimd's switch does for them anyway.
+#define TL_XSIMD_AVX512BW_SELECT(T)                                                                      \
+  template <class A>                                                                                     \
+  inline batch<T, A> select(batch_bool<T, A> const& c, batch<T, A> const& t, batch<T, A> const& f,      \
+                            requires_arch<avx512bw>) noexcept {                                          \
+    return select(c, t, f, avx512f{});                                                                   \
+  }
+TL_XSIMD_AVX512BW_SELECT(int)
+TL_XSIMD_AVX512BW_SELECT(unsigned int)
+TL_XSIMD_AVX512BW_SELECT(long)
+TL_XSIMD_AVX512BW_SELECT(unsigned long)
+TL_XSIMD_AVX512BW_SELECT(long long)
+TL_XSIMD_AVX512BW_SELECT(unsigned long long)
+#undef TL_XSIMD_AVX512BW_SELECT
 }  // namespace xsimd::kernel
 #endif
 
