@@ -37,44 +37,16 @@
 #include <torch/torch.h>
 #endif
 
+#include "../bench_threads.hpp"
+
 namespace {
 
+using tl_bench::hw_threads;
+using tl_bench::set_threads;
+using tl_bench::split_run;
+using tl_bench::thread_args;
+
 constexpr std::int64_t rows = 4096, cols = 4096, n = rows * cols;
-
-int hw_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
-
-void thread_args(benchmark::internal::Benchmark* b) {
-  b->ArgName("threads")->Arg(1);
-  if (hw_threads() > 1) b->Arg(hw_threads());
-  b->UseRealTime()->Unit(benchmark::kMillisecond);
-  // With --benchmark_repetitions, also report the fastest repetition (least disturbed by other load).
-  b->ComputeStatistics("min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); });
-}
-
-void set_threads(int nt) {
-  if (tl::get_num_threads() != nt) tl::set_num_threads(nt);
-#ifdef TL_BENCH_HAVE_EIGEN
-  Eigen::setNbThreads(nt);
-#endif
-#ifdef TL_BENCH_HAVE_TORCH
-  torch::set_num_threads(nt);
-#endif
-}
-
-/// Runs f(lo, hi) over [0, total) split into nt contiguous blocks, one std::thread per extra block.
-template <class F>
-void split_run(int nt, std::int64_t total, F f) {
-  if (nt <= 1) {
-    f(std::int64_t{0}, total);
-    return;
-  }
-  std::vector<std::thread> th;
-  const std::int64_t block = (total + nt - 1) / nt;
-  for (int t = 1; t < nt; ++t)
-    th.emplace_back([=] { f(std::min(total, t * block), std::min(total, (t + 1) * block)); });
-  f(0, std::min(total, block));
-  for (auto& x : th) x.join();
-}
 
 const std::vector<float>& host_x() {
   static const std::vector<float> x = [] {

@@ -32,45 +32,16 @@
 #include <torch/torch.h>
 #endif
 
+#include "../bench_threads.hpp"
+
 namespace {
+
+using tl_bench::hw_threads;
+using tl_bench::set_threads;
+using tl_bench::thread_args;
 
 constexpr std::int64_t rows = 4096, cols = 4096, n = rows * cols;
 constexpr std::int64_t srows = 4096, scols = 1024, sn = srows * scols;  // softmax input
-
-int hw_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
-
-void thread_args(benchmark::internal::Benchmark* b) {
-  b->ArgName("threads")->Arg(1);
-  if (hw_threads() > 1) b->Arg(hw_threads());
-  b->UseRealTime()->Unit(benchmark::kMillisecond);
-  // With --benchmark_repetitions, also report the fastest repetition (least disturbed by other load).
-  b->ComputeStatistics("min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); });
-}
-
-void set_threads(int nt) {
-  if (tl::get_num_threads() != nt) tl::set_num_threads(nt);
-#ifdef TL_BENCH_HAVE_EIGEN
-  Eigen::setNbThreads(nt);
-#endif
-#ifdef TL_BENCH_HAVE_TORCH
-  torch::set_num_threads(nt);
-#endif
-}
-
-/// Runs f(t, lo, hi) over [0, total) split into nt contiguous blocks, one std::thread per extra block.
-template <class F>
-void split_run(int nt, std::int64_t total, F f) {
-  if (nt <= 1) {
-    f(0, std::int64_t{0}, total);
-    return;
-  }
-  std::vector<std::thread> th;
-  const std::int64_t block = (total + nt - 1) / nt;
-  for (int t = 1; t < nt; ++t)
-    th.emplace_back([=] { f(t, std::min(total, t * block), std::min(total, (t + 1) * block)); });
-  f(0, 0, std::min(total, block));
-  for (auto& x : th) x.join();
-}
 
 std::vector<float> random_floats(std::int64_t count, unsigned seed, float lo, float hi) {
   std::vector<float> v(count);
@@ -221,13 +192,13 @@ void BM_hand(benchmark::State& state) {
   double total = 0.0;
   auto body = [&] {
     if constexpr (K == kind::rows) {
-      split_run(nt, rows, [&](int, std::int64_t a, std::int64_t b) { hand_sum_rows(x, out.data(), a, b); });
+      tl_bench::split_run_indexed(nt, rows, [&](int, std::int64_t a, std::int64_t b) { hand_sum_rows(x, out.data(), a, b); });
     } else if constexpr (K == kind::cols) {
       // Split the columns in blocks of whole cache lines.
       const std::int64_t blocks = cols / 16;
-      split_run(nt, blocks, [&](int, std::int64_t a, std::int64_t b) { hand_sum_cols(x, out.data(), a * 16, b * 16); });
+      tl_bench::split_run_indexed(nt, blocks, [&](int, std::int64_t a, std::int64_t b) { hand_sum_cols(x, out.data(), a * 16, b * 16); });
     } else if constexpr (K == kind::all) {
-      split_run(nt, rows, [&](int t, std::int64_t a, std::int64_t b) {
+      tl_bench::split_run_indexed(nt, rows, [&](int t, std::int64_t a, std::int64_t b) {
         float s = 0.0f;
         for (std::int64_t i = a; i < b; ++i) s += span_sum(x + i * cols, cols);
         partial[t] = s;
@@ -236,7 +207,7 @@ void BM_hand(benchmark::State& state) {
       for (double p : partial) total += p;
       benchmark::DoNotOptimize(total);
     } else {
-      split_run(nt, srows, [&](int, std::int64_t a, std::int64_t b) { hand_softmax(x, out.data(), a, b); });
+      tl_bench::split_run_indexed(nt, srows, [&](int, std::int64_t a, std::int64_t b) { hand_softmax(x, out.data(), a, b); });
     }
   };
   run(state, K, body, [&] {

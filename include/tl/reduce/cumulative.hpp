@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "tl/eval/cpu/assign.hpp"
 #include "tl/eval/cpu/thread_pool.hpp"
 #include "tl/eval/device_ops.hpp"
 #include "tl/reduce/detail/reducers.hpp"

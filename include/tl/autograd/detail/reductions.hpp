@@ -25,6 +25,8 @@
 #include "tl/reduce/cumulative.hpp"
 #include "tl/reduce/detail/reducers.hpp"
 #include "tl/reduce/detail/run.hpp"
+#include "tl/reduce/logical.hpp"
+#include "tl/reduce/min_max.hpp"
 #include "tl/reduce/prod.hpp"
 
 namespace tl::detail {

@@ -11,6 +11,7 @@
 #include "tl/core/complex.hpp"
 #include "tl/core/dtype.hpp"
 #include "tl/expr/functors.hpp"
+#include "tl/expr/node.hpp"
 
 namespace tl::detail {
 

@@ -16,6 +16,7 @@
 #include <numbers>
 
 #include "tl/special/detail/bessel_jy_kernel.hpp"
+#include "tl/special/detail/gamma_kernel.hpp"
 
 namespace tl::special::detail {
 
