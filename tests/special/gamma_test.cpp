@@ -71,7 +71,8 @@ TEST_CASE_TEMPLATE("gamma family: ULP error against the mpmath reference", T, fl
 
 TEST_CASE_TEMPLATE("polygamma and multigammaln: ULP error against the mpmath reference", T, float, double) {
   const double bound = (std::is_same_v<T, float> ? 2.0 : 4.0) + slack;
-  for (const char* name : {"polygamma", "multigammaln"}) {
+  // trigamma.txt: polygamma(1, x) at the switch points of its own kernel (x = 9, 2^-500, negative lanes).
+  for (const char* name : {"polygamma", "trigamma", "multigammaln"}) {
     const auto rows = load<T>(name, 2);
     std::map<int, std::vector<row>> by_order;
     for (const auto& r : rows) by_order[static_cast<int>(r.x)].push_back(r);
@@ -79,7 +80,10 @@ TEST_CASE_TEMPLATE("polygamma and multigammaln: ULP error against the mpmath ref
       std::vector<row> shifted;
       for (const auto& r : rs) shifted.push_back({r.y, 0, r.ref});
       const auto x = column<T>(shifted);
-      tl::tensor<T, 1> y = std::string(name) == "polygamma" ? tl::tensor<T, 1>(ts::polygamma(k, x)) : tl::tensor<T, 1>(ts::multigammaln(x, k));
+      const bool pg = std::string(name) != "multigammaln";
+      tl::tensor<T, 1> y = pg ? tl::tensor<T, 1>(ts::polygamma(k, x)) : tl::tensor<T, 1>(ts::multigammaln(x, k));
+      ts::detail::polygamma_fn scalar_pg;
+      scalar_pg.n = k;
       double worst = 0;
       for (std::size_t i = 0; i < shifted.size(); ++i) {
         const auto j = static_cast<tl::index_t>(i);
@@ -88,7 +92,8 @@ TEST_CASE_TEMPLATE("polygamma and multigammaln: ULP error against the mpmath ref
         const double xv = static_cast<double>(x(j));
         long double sc = 0;
         for (int m = 0; xv < 0 && m < 200; ++m) sc += std::tgamma(k + 1.0L) / std::pow(std::fabs(xv + m), k + 1.0L);
-        const double e = ulp_error_scaled<T>(y(j), shifted[i].ref, sc);
+        double e = ulp_error_scaled<T>(y(j), shifted[i].ref, sc);
+        if (pg) e = std::max(e, ulp_error_scaled<T>(scalar_pg(x(j)), shifted[i].ref, sc));  // the scalar path too
         if (e > worst) {
           worst = e;
           MESSAGE(std::string(name) << " " << k << std::string(std::is_same_v<T, float> ? " float" : " double") << ": " << e << " ULP at x = " << xv << " (got "
@@ -148,6 +153,38 @@ TEST_CASE_TEMPLATE("gamma family: poles, infinities, NaN, signed zeros, subnorma
   CHECK(t2(5) == doctest::Approx(-2.404113806319188).epsilon(1e-7));  // -2 zeta(3)
   CHECK(t1(12) == doctest::Approx(8.934802200544704).epsilon(1e-7));   // pi^2 / 2 + 4 (reflection of 1.5)
   CHECK(t1(13) == doctest::Approx(1e-30).epsilon(1e-6));
+}
+
+TEST_CASE_TEMPLATE("polygamma(1, x): special values in packets without negative lanes", T, float, double) {
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const double sub = static_cast<double>(std::numeric_limits<T>::denorm_min()) * 3;
+  // 19 values >= 0 (or NaN): the trigamma kernel's own path for a full packet of every width, plus a
+  // scalar tail. Lanes 0-6 are exact special values; the rest span both sides of x = 9.
+  const auto x = from_list<T>({0.0, -0.0, inf, nan, sub, 1e-300, 0x1p-500, 0.25, 1.0, 2.0, 8.999, 9.0, 9.5, 30.0, 1e10,
+                               1e30, 0.5, 3.0, 1e-160});
+  tl::tensor<T, 1> t = ts::polygamma(1, x);
+  CHECK(same(t(0), inf));  // poles at +-0
+  CHECK(same(t(1), inf));
+  CHECK(same(t(2), 0.0));  // +0 at +inf
+  CHECK(std::isnan(t(3)));
+  CHECK(same(t(4), inf));  // 1 / x^2 overflows
+  CHECK(same(t(5), inf));
+  CHECK(same(t(18), inf));
+  if constexpr (std::is_same_v<T, double>) CHECK(t(6) == doctest::Approx(0x1p1000).epsilon(1e-15));  // x^2 would underflow
+  else CHECK(same(t(6), inf));                                                                           // 2^-500 is 0 in float
+  const double eps = std::is_same_v<T, float> ? 3e-7 : 1e-15;
+  const auto near = [&](T got, double want) { return std::fabs(static_cast<double>(got) - want) <= eps * std::fabs(want); };
+  CHECK(near(t(7), 17.197329154507111));   // pi^2 + 8 G (Catalan's constant)
+  CHECK(near(t(8), 1.6449340668482264));   // pi^2 / 6
+  CHECK(near(t(9), 0.64493406684822644));  // pi^2 / 6 - 1
+  CHECK(near(t(16), 4.9348022005446793));  // pi^2 / 2
+  CHECK(near(t(17), 0.39493406684822644)); // pi^2 / 6 - 1 - 1/4
+  const double x14 = static_cast<double>(x(14)), x15 = static_cast<double>(x(15));
+  CHECK(near(t(14), (1 + 0.5 / x14) / x14));  // 1/x + 1/(2 x^2); the next term is x^-3 / 6
+  CHECK(near(t(15), 1 / x15));
+  // Each lane agrees with the scalar path (which picks its own number of recurrence steps).
+  const ts::detail::polygamma_fn one;
+  for (tl::index_t i = 7; i < 18; ++i) CHECK(near(t(i), static_cast<double>(one(x(i)))));
 }
 
 TEST_CASE("gamma family: argument errors, fusion, integer operands, multigammaln domain") {

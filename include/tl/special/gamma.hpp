@@ -62,7 +62,7 @@ struct polygamma_fn : via_double_member<polygamma_fn> {
   int n = 1;
   template <class V>
   TL_SPECIAL_KERNEL V kernel(const V& x) const {
-    return n == 0 ? digamma_kernel(x) : polygamma_kernel(n, x);
+    return n == 0 ? digamma_kernel(x) : n == 1 ? trigamma_kernel(x) : polygamma_kernel(n, x);
   }
 };
 /// log of the multivariate gamma function of dimension p (order -1) and its derivatives:

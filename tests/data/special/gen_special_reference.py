@@ -510,6 +510,26 @@ def airy_group(names):
             f.write("\n".join(lines) + "\n")
 
 
+def trigamma_group(names):
+    """polygamma(1, x) at the switch points of its own kernel: the recurrence below x = 9 (term
+    counts that vary with the smallest lane), the asymptotic series from 9 on, the square of x that
+    underflows below 2^-500, and negative x (the general polygamma kernel); rows carry n = 1."""
+    rng = random.Random(20261123)
+    rd = [lin(0, 9.5), lin(8.9, 9.1), logu(1e-300, 1e-140), logu(1e-140, 1), logu(9, 1e300), lin(-10, 0)]
+    rf = [lin(0, 9.5), lin(8.9, 9.1), logu(1e-37, 1e-10), logu(1e-10, 1), logu(9, 1e37), lin(-10, 0)]
+    fixed = [9.0, math.nextafter(9.0, 0), 2.0 ** -500, math.nextafter(2.0 ** -500, 0), 1.0, 0.5]
+    lines = []
+    for dt, regions in (("d", rd), ("f", rf)):
+        xs = [regions[i % len(regions)](rng) for i in range(2 * N2)] + fixed
+        for x in xs:
+            x = f32(x) if dt == "f" else x
+            v = mp.psi(1, x) if not (x <= 0 and x == math.floor(x)) else mp.inf
+            lines.append(f"{dt} 1.0 {x!r} {fmt(v)}")
+    if "trigamma" in names:
+        with open(os.path.join(HERE, "trigamma.txt"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
 def main():
     import sys
     names = set(sys.argv[1:])
@@ -529,7 +549,9 @@ def main():
         igamma_group(names or igam)
     if not names or "airy_ai" in names:
         airy_group(names or {"airy_ai"})
-    if names and not names - gamma - set(K_UNARY) - set(JY) - {"tgamma"} - set(POLY) - igam - {"airy_ai"}:
+    if not names or "trigamma" in names:
+        trigamma_group(names or {"trigamma"})
+    if names and not names - gamma - set(K_UNARY) - set(JY) - {"tgamma"} - set(POLY) - igam - {"airy_ai", "trigamma"}:
         return
     rng = random.Random(20261121)
     for name, (ref, rd, rf, fixed) in UNARY.items():

@@ -305,4 +305,52 @@ TL_SPECIAL_KERNEL V polygamma_kernel(int n, const V& x) {
   return sel(x == V(-inf), V(std::numeric_limits<double>::quiet_NaN()), res);
 }
 
+// ---- trigamma -----------------------------------------------------------------------------------
+
+/// psi'(y) for y >= 9: y^-1 (1 + y^-1 (1/2 + y^-1 sum_k B_2k y^-2(k-1))), k = 1 .. 12 (the 13th
+/// term is below 2^-62 relative there).
+template <class V>
+TL_SPECIAL_KERNEL V trigamma_asymptotic(const V& y) {
+  const V r = V(1) / y, z = r * r;
+  const V p = horner<1.0 / 6, -1.0 / 30, 1.0 / 42, -1.0 / 30, 5.0 / 66, -691.0 / 2730, 7.0 / 6, -3617.0 / 510,
+                     43867.0 / 798, -174611.0 / 330, 854513.0 / 138, -236364091.0 / 2730>(z);
+  return r * vfma(r, vfma(r, p, V(0.5)), V(1));
+}
+/// psi'(x) = polygamma(1, x). x >= 0 (and NaN): the recurrence psi'(x) = sum_(j<k) (x + j)^-2 +
+/// psi'(x + k) up to x + k >= 9 (k uniform over the packet); the terms j >= 1, all positive, are
+/// summed smallest first, up to four per division (as one fraction), 1 / x^2 last from the exact
+/// square of x; then the asymptotic series. Packets with a negative lane take the general
+/// polygamma kernel.
+template <class V>
+TL_SPECIAL_KERNEL V trigamma_kernel(const V& x) {
+  if (any_of(x < V(0))) return polygamma_kernel(1, x);
+  constexpr double big = 9;
+  const auto small = x < V(big);
+  if (!any_of(small)) return trigamma_asymptotic(x);  // also +inf (0) and NaN lanes
+  const V xs = sel(small, x, V(big));
+  const int k = static_cast<int>(big - lane_min(xs)) + 1;  // lanes >= big take no terms below
+  V s(0);
+  for (int j = k - 1; j >= 1; j -= 4) {  // terms j, j - 1, ... (down to 1) as num / den
+    V a = xs + V(j);
+    V den = a * a, num(1);
+    for (int i = 1; i < 4 && j - i >= 1; ++i) {
+      a = xs + V(j - i);
+      const V a2 = a * a;
+      num = vfma(num, a2, den);
+      den = den * a2;
+    }
+    s = s + num / den;
+  }
+  // 1 / x^2 from the exact square hi + lo (two_prod): q (1 - lo q), q = 1 / hi; below 2^-500,
+  // where the square underflows, (1 / x)^2.
+  const dd<V> sq = two_prod(xs, xs);
+  const V q = V(1) / sq.hi;
+  V t0 = vfma(-(q * sq.lo), q, q);
+  if (const auto tiny = xs < V(0x1p-500); any_of(tiny)) {
+    const V r0 = V(1) / xs;
+    t0 = sel(tiny, r0 * r0, t0);
+  }
+  return sel(small, s + t0, V(0)) + trigamma_asymptotic(sel(small, xs + V(k), x));
+}
+
 }  // namespace tl::special::detail
