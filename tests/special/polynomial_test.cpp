@@ -5,6 +5,9 @@
 
 #include <tl/special/special.hpp>
 
+#include <map>
+#include <vector>
+
 using namespace special_test;
 namespace ts = tl::special;
 using kind = ts::detail::poly_kind;
@@ -45,6 +48,16 @@ std::pair<double, double> max_err_poly(const std::string& name, Factory factory)
   const auto rows = load<T>(name, 2);
   const auto x = column<T>(rows), n = column<T>(rows, true);
   tl::tensor<T, 1> y = factory(x, n);
+  // The same rows with n as a scalar (packets of one degree: the vectorized recurrence).
+  std::map<T, std::vector<std::size_t>> by_n;
+  for (std::size_t i = 0; i < rows.size(); ++i) by_n[n(static_cast<tl::index_t>(i))].push_back(i);
+  std::vector<T> yu(rows.size());
+  for (const auto& [nv, idx] : by_n) {
+    tl::tensor<T, 1> xg(tl::shape_t<1>{static_cast<tl::index_t>(idx.size())});
+    for (std::size_t j = 0; j < idx.size(); ++j) xg(static_cast<tl::index_t>(j)) = x(static_cast<tl::index_t>(idx[j]));
+    tl::tensor<T, 1> yg = factory(xg, nv);
+    for (std::size_t j = 0; j < idx.size(); ++j) yu[idx[j]] = yg(static_cast<tl::index_t>(j));
+  }
   const ts::detail::poly_fn<K, Shifted> fn;
   double worst = 0, worst_trig = 0;
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -54,7 +67,7 @@ std::pair<double, double> max_err_poly(const std::string& name, Factory factory)
     const long double xs = Shifted ? 2.0L * x(k) - 1 : x(k);
     const bool cheb = K == kind::t || K == kind::u || K == kind::v || K == kind::w;
     const bool trig = cheb && std::fabs(xs) < 1 && nn > (K == kind::t ? 6 : 8);
-    for (const T g : {y(k), fn(x(k), n(k))}) {
+    for (const T g : {y(k), fn(x(k), n(k)), yu[i]}) {
       double e = ulp_error<T>(g, rows[i].ref);
       if (env > 0 && std::isfinite(g)) e = std::min(e, static_cast<double>(std::fabs(g - rows[i].ref) / ulp_error_unit<T>(env)));
       double& w = trig ? worst_trig : worst;

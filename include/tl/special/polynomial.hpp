@@ -4,8 +4,8 @@
 /// forms, hermite_polynomial_h/he, laguerre_polynomial_l, legendre_polynomial_p (torch.special).
 ///
 /// Lazy binary expressions (x and n broadcast; either may be a scalar), float or double (integer
-/// operands compute in float), evaluated in double per element (the degree, and with it the
-/// recurrence length, varies per element, so these run the scalar functor on every element).
+/// operands compute in float), evaluated in double: packets with one degree (a scalar n) run the
+/// recurrence on double packets, other packets the scalar functor lane by lane.
 /// torch's conventions: n is truncated to an integer, n < 0 gives 0; the Chebyshev polynomials
 /// take the closed trigonometric forms for |x| < 1 and large n (T: n > 6; U, V, W: n > 8) and exact
 /// values at |x| = 1; the shifted forms are the plain ones at 2x - 1. A NaN or infinite n gives
@@ -24,6 +24,29 @@ namespace tl::special {
 namespace detail {
 
 enum class poly_kind { t, u, v, w, h, he, l, p };
+
+/// The three-term recurrence of kind K to degree n >= 1, on a double or a packet of doubles.
+template <poly_kind K, class V>
+TL_HDI V poly_recurrence(const V& x, long long n) {
+  V p(1), q;
+  if constexpr (K == poly_kind::t || K == poly_kind::he || K == poly_kind::p) q = x;
+  else if constexpr (K == poly_kind::u || K == poly_kind::h) q = x + x;
+  else if constexpr (K == poly_kind::v) q = x + x - V(1);
+  else if constexpr (K == poly_kind::w) q = x + x + V(1);
+  else q = V(1) - x;
+  for (long long k = 1; k < n; ++k) {
+    const V kd(static_cast<double>(k));
+    V r;
+    if constexpr (K == poly_kind::h) r = (x + x) * q - (kd + kd) * p;
+    else if constexpr (K == poly_kind::he) r = x * q - kd * p;
+    else if constexpr (K == poly_kind::l) r = ((kd + kd + V(1) - x) * q - kd * p) / (kd + V(1));
+    else if constexpr (K == poly_kind::p) r = ((kd + kd + V(1)) * x * q - kd * p) / (kd + V(1));
+    else r = (x + x) * q - p;
+    p = q;
+    q = r;
+  }
+  return q;
+}
 
 /// The polynomial of kind K and degree n at x, in double (torch's formulas and special cases).
 template <poly_kind K>
@@ -53,39 +76,52 @@ TL_HDI double poly_eval(double x, double nd) {
     }
   }
   if (n == 0) return 1;
-  double p = 1, q;
-  switch (K) {
-    case poly_kind::t: q = x; break;
-    case poly_kind::u: q = x + x; break;
-    case poly_kind::v: q = x + x - 1; break;
-    case poly_kind::w: q = x + x + 1; break;
-    case poly_kind::h: q = x + x; break;
-    case poly_kind::he: q = x; break;
-    case poly_kind::l: q = 1 - x; break;
-    default: q = x; break;
-  }
   if constexpr (K == poly_kind::l) {
     if (x == 0) return 1;
   }
-  for (long long k = 1; k < n; ++k) {
-    const double kd = static_cast<double>(k);
-    double r;
-    if constexpr (K == poly_kind::h) r = (x + x) * q - (kd + kd) * p;
-    else if constexpr (K == poly_kind::he) r = x * q - kd * p;
-    else if constexpr (K == poly_kind::l) r = ((kd + kd + 1 - x) * q - kd * p) / (kd + 1);
-    else if constexpr (K == poly_kind::p) r = ((kd + kd + 1) * x * q - kd * p) / (kd + 1);
-    else r = (x + x) * q - p;
-    p = q;
-    q = r;
-  }
-  return q;
+  return poly_recurrence<K>(x, n);
 }
 
 /// Elementwise (x, n) functor; Shifted evaluates at 2x - 1 (computed in double per element).
+/// Packets whose lanes share one degree n >= 1 (a scalar n, the common case) run the recurrence
+/// on double packets, unless a Chebyshev lane with |x| < 1 would take the trigonometric form;
+/// every other packet runs the scalar kernel lane by lane.
 template <poly_kind K, bool Shifted>
 struct poly_fn : lanewise_binary<poly_fn<K, Shifted>> {
   static constexpr const char* name = "orthogonal_polynomial";
   static TL_HDI double eval(double x, double n) { return poly_eval<K>(Shifted ? x + x - 1 : x, n); }
+
+  template <class B>
+  TL_INLINE B packet(const B& x, const B& n) const {
+    using T = typename B::value_type;
+    alignas(64) T nb[B::size];
+    n.store_aligned(nb);
+    bool uniform = nb[0] >= 1 && nb[0] < T(0x1p62);  // also false for NaN
+    for (std::size_t i = 1; i < B::size; ++i) uniform = uniform && nb[i] == nb[0];
+    if (uniform) {
+      const long long nn = static_cast<long long>(nb[0]);
+      constexpr bool cheb = K == poly_kind::t || K == poly_kind::u || K == poly_kind::v || K == poly_kind::w;
+      const auto run = [nn](const auto& xd) {
+        using D = std::remove_cvref_t<decltype(xd)>;
+        const D y = Shifted ? xd + xd - D(1) : xd;
+        return xsimd::select(xsimd::isnan(y), y, poly_recurrence<K>(y, nn));
+      };
+      if constexpr (cheb) {
+        // The lanes that take the trigonometric form (|y| < 1) or the exact values (|y| = 1) in
+        // eval: y = 2x - 1 is exact in double for a float x (so |y| < 1 is 0 < x < 1), and
+        // rounded exactly as eval rounds it for a double x.
+        const B y = Shifted ? x + x - B(1) : x;
+        const auto inside = std::is_same_v<T, float> && Shifted ? (x > B(0) && x < B(1)) : xsimd::abs(y) < B(1);
+        const auto edge = std::is_same_v<T, float> && Shifted ? (x == B(0) || x == B(1)) : xsimd::abs(y) == B(1);
+        if ((nn > (K == poly_kind::t ? 6 : 8) && xsimd::any(inside)) || xsimd::any(edge)) uniform = false;
+      }
+      if (uniform) {
+        if constexpr (std::is_same_v<T, float>) return tl::detail::float_via_double(x, run);
+        else return run(x);
+      }
+    }
+    return lanewise_binary<poly_fn>::packet(x, n);
+  }
 };
 
 }  // namespace detail
