@@ -89,6 +89,18 @@ constexpr std::size_t simd_register_bytes() {
   else return 0;
 }
 
+/// The four fused forms for intrinsic prefix PFX (_mm512, _mm256, _mm) and float (ps) or double (pd)
+/// lanes, chosen by Neg and Sub (used only inside simd_fused).
+#define TL_SIMD_FUSED_FORMS(PFX, SFX)                                                         \
+  if constexpr (Neg) return Sub ? PFX##_fnmsub_##SFX(x, y, z) : PFX##_fnmadd_##SFX(x, y, z); \
+  else return Sub ? PFX##_fmsub_##SFX(x, y, z) : PFX##_fmadd_##SFX(x, y, z);
+#define TL_SIMD_FUSED_WIDTH(PFX) \
+  if constexpr (f) {             \
+    TL_SIMD_FUSED_FORMS(PFX, ps) \
+  } else {                       \
+    TL_SIMD_FUSED_FORMS(PFX, pd) \
+  }
+
 /// x * y + s * z with one rounding (s = +1 or -1), negated product where Neg: the FMA instruction of
 /// the packet's width where the target has one, else xsimd's form.
 template <bool Neg, bool Sub, class B>
@@ -97,32 +109,14 @@ TL_INLINE B simd_fused(const B& x, const B& y, const B& z) {
   [[maybe_unused]] constexpr bool f = std::is_same_v<T, float>, d = std::is_same_v<T, double>;
 #if defined(__AVX512F__)
   if constexpr ((f || d) && simd_register_bytes<B>() == 64) {
-    if constexpr (f) {
-      if constexpr (Neg) return Sub ? _mm512_fnmsub_ps(x, y, z) : _mm512_fnmadd_ps(x, y, z);
-      else return Sub ? _mm512_fmsub_ps(x, y, z) : _mm512_fmadd_ps(x, y, z);
-    } else {
-      if constexpr (Neg) return Sub ? _mm512_fnmsub_pd(x, y, z) : _mm512_fnmadd_pd(x, y, z);
-      else return Sub ? _mm512_fmsub_pd(x, y, z) : _mm512_fmadd_pd(x, y, z);
-    }
+    TL_SIMD_FUSED_WIDTH(_mm512)
   } else
 #endif
 #if defined(__FMA__)
   if constexpr ((f || d) && simd_register_bytes<B>() == 32) {
-    if constexpr (f) {
-      if constexpr (Neg) return Sub ? _mm256_fnmsub_ps(x, y, z) : _mm256_fnmadd_ps(x, y, z);
-      else return Sub ? _mm256_fmsub_ps(x, y, z) : _mm256_fmadd_ps(x, y, z);
-    } else {
-      if constexpr (Neg) return Sub ? _mm256_fnmsub_pd(x, y, z) : _mm256_fnmadd_pd(x, y, z);
-      else return Sub ? _mm256_fmsub_pd(x, y, z) : _mm256_fmadd_pd(x, y, z);
-    }
+    TL_SIMD_FUSED_WIDTH(_mm256)
   } else if constexpr ((f || d) && simd_register_bytes<B>() == 16) {
-    if constexpr (f) {
-      if constexpr (Neg) return Sub ? _mm_fnmsub_ps(x, y, z) : _mm_fnmadd_ps(x, y, z);
-      else return Sub ? _mm_fmsub_ps(x, y, z) : _mm_fmadd_ps(x, y, z);
-    } else {
-      if constexpr (Neg) return Sub ? _mm_fnmsub_pd(x, y, z) : _mm_fnmadd_pd(x, y, z);
-      else return Sub ? _mm_fmsub_pd(x, y, z) : _mm_fmadd_pd(x, y, z);
-    }
+    TL_SIMD_FUSED_WIDTH(_mm)
   } else
 #endif
   {
@@ -130,6 +124,8 @@ TL_INLINE B simd_fused(const B& x, const B& y, const B& z) {
     else return Sub ? xsimd::fms(x, y, z) : xsimd::fma(x, y, z);
   }
 }
+#undef TL_SIMD_FUSED_WIDTH
+#undef TL_SIMD_FUSED_FORMS
 
 /// x * y + z, rounded once.
 template <class B>
