@@ -74,7 +74,7 @@ TL_XSIMD_AVX512BW_SELECT(unsigned long long)
 #include <cstddef>
 #include <type_traits>
 
-#if defined(__AVX512F__) || defined(__FMA__)
+#if defined(__SSE2__)
 #include <immintrin.h>
 #endif
 
@@ -139,5 +139,44 @@ TL_INLINE B simd_fnma(const B& x, const B& y, const B& z) { return simd_fused<tr
 /// -(x * y) - z, rounded once.
 template <class B>
 TL_INLINE B simd_fnms(const B& x, const B& y, const B& z) { return simd_fused<true, true>(x, y, z); }
+
+// Streaming (non-temporal) stores: the packet goes to memory without first reading its cache line
+// (no read-for-ownership) and without displacing cached data. Used by the evaluator for
+// destinations larger than the cache; the address must be aligned to the register size, and the
+// writing thread calls stream_fence() before another thread may read the data.
+#if defined(__SSE2__)
+inline void stream_register(void* p, __m128 v) { _mm_stream_ps(static_cast<float*>(p), v); }
+inline void stream_register(void* p, __m128d v) { _mm_stream_pd(static_cast<double*>(p), v); }
+inline void stream_register(void* p, __m128i v) { _mm_stream_si128(static_cast<__m128i*>(p), v); }
+#endif
+#if defined(__AVX__)
+inline void stream_register(void* p, __m256 v) { _mm256_stream_ps(static_cast<float*>(p), v); }
+inline void stream_register(void* p, __m256d v) { _mm256_stream_pd(static_cast<double*>(p), v); }
+inline void stream_register(void* p, __m256i v) { _mm256_stream_si256(static_cast<__m256i*>(p), v); }
+#endif
+#if defined(__AVX512F__)
+inline void stream_register(void* p, __m512 v) { _mm512_stream_ps(static_cast<float*>(p), v); }
+inline void stream_register(void* p, __m512d v) { _mm512_stream_pd(static_cast<double*>(p), v); }
+inline void stream_register(void* p, __m512i v) { _mm512_stream_si512(static_cast<__m512i*>(p), v); }
+#endif
+
+/// Does packet type B have a streaming store on this target?
+template <class B>
+inline constexpr bool has_stream_store =
+    requires(void* p, const B& v) { stream_register(p, static_cast<typename B::register_type>(v)); };
+
+/// Stores v at p (aligned to the register size) with a streaming store.
+template <class B>
+TL_INLINE void stream_store(void* p, const B& v) {
+  stream_register(p, static_cast<typename B::register_type>(v));
+}
+
+/// Orders this thread's streaming stores before its later stores (and so before it signals another
+/// thread).
+inline void stream_fence() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
 
 }  // namespace tl::detail

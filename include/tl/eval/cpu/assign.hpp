@@ -11,6 +11,7 @@
 ///  4. if the destination overlaps an operand in any way other than element-for-element (e.g.
 ///     `a = a.t()`), the expression is first evaluated into a temporary.
 #include <algorithm>
+#include <cstdint>
 #include <type_traits>
 
 #include "tl/core/tensor.hpp"
@@ -34,15 +35,23 @@ TL_HDI T combine(T d, T v) {
   else return d / v;
 }
 
-/// The inner loop: d[j * ds] (op)= row(j) for j in [lo, hi).
+/// The inner loop: d[j * ds] (op)= row(j) for j in [lo, hi). With stream (plain assignment of a
+/// contiguous span only), whole packets go out with streaming stores once d + j is aligned.
 template <assign_op Op, bool Simd, class T, class Row>
-TL_INLINE void run_span(T* d, index_t ds, const Row& r, index_t lo, index_t hi, bool dconj) {
+TL_INLINE void run_span(T* d, index_t ds, const Row& r, index_t lo, index_t hi, bool dconj, bool stream = false) {
   using V = std::remove_cvref_t<decltype(r.get(0))>;
   if constexpr (Simd && std::is_same_v<V, T> && simd_type_v<T>) {
     if (ds == 1) {
       using B = batch_t<T>;
       constexpr index_t W = static_cast<index_t>(B::size);
       index_t j = lo;
+      if constexpr (Op == assign_op::set && has_stream_store<B>) {
+        constexpr std::uintptr_t align = sizeof(B);
+        if (stream && reinterpret_cast<std::uintptr_t>(d) % sizeof(T) == 0) {
+          for (; j < hi && reinterpret_cast<std::uintptr_t>(d + j) % align != 0; ++j) d[j] = r.get(j);
+          for (; j + W <= hi; j += W) stream_store(d + j, r.template packet<B>(j));
+        }
+      }
       for (; j + W <= hi; j += W) {
         B v = r.template packet<B>(j);
         if constexpr (Op == assign_op::add) v = B::load_unaligned(d + j) + v;
@@ -85,6 +94,9 @@ void run_assign(const basic_tensor<T, Ext>& dst, const N& node) {
   T* d = dst.data();
   const bool dconj = dst.is_conj();
   auto& pool = thread_pool::instance();
+  // Streaming stores for a plain assignment larger than the cache (packet paths only).
+  [[maybe_unused]] const bool stream = Op == assign_op::set && N::simd_ok && simd_type_v<T> &&
+                      static_cast<std::size_t>(total) * sizeof(T) >= streaming_store_threshold().load(std::memory_order_relaxed);
   if constexpr (R == 0) {
     run_span<Op, false>(d, 1, node.row(nullptr), 0, 1, dconj);
   } else {
@@ -93,7 +105,8 @@ void run_assign(const basic_tensor<T, Ext>& dst, const N& node) {
       const index_t ntask = (total + parallel_chunk - 1) / parallel_chunk;
       pool.parallel_for(ntask, [&](index_t t) {
         const index_t lo = t * parallel_chunk, hi = std::min(total, lo + parallel_chunk);
-        run_span<Op, N::simd_ok>(d, 1, row, lo, hi, dconj);
+        run_span<Op, N::simd_ok>(d, 1, row, lo, hi, dconj, stream);
+        if (stream) stream_fence();
       });
       return;
     }
@@ -115,12 +128,13 @@ void run_assign(const basic_tensor<T, Ext>& dst, const N& node) {
       for (index_t r = r0; r < r1; ++r) {
         index_t off = 0;
         for (std::size_t k = 0; k + 1 < R; ++k) off += idx[k] * st[k];
-        run_span<Op, N::simd_ok>(d + off, st[R - 1], node.row(idx.data()), 0, inner, dconj);
+        run_span<Op, N::simd_ok>(d + off, st[R - 1], node.row(idx.data()), 0, inner, dconj, stream);
         for (std::size_t k = R - 1; k-- > 0;) {
           if (++idx[k] < shape[k]) break;
           idx[k] = 0;
         }
       }
+      if (stream) stream_fence();
     });
   }
 }
