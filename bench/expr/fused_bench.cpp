@@ -4,8 +4,8 @@
 //   memory-bound:   r = a*b + c*d - e
 //
 // Side by side in one binary: a hand-written scalar loop (-O3, auto-vectorized where the
-// compiler can), a STREAM-style copy (std::copy, the bandwidth ceiling) and STREAM's scale
-// kernel (a plain loop with ordinary stores), tl, and when found Eigen
+// compiler can), a STREAM-style copy (std::copy, and a copy with explicit streaming stores: the
+// bandwidth ceiling) and STREAM's scale kernel (a plain loop with ordinary stores), tl, and when found Eigen
 // (ArrayXf), xtensor (xtensor<float, 1> + xt::noalias) and LibTorch eager (one pass per op).
 // Every benchmark takes the thread count as its argument (1 and all hardware threads); the
 // same count is given to tl::set_num_threads, Eigen::setNbThreads and torch::set_num_threads.
@@ -26,6 +26,10 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#if defined(__AVX__)
+#include <immintrin.h>
+#endif
 
 #include <tl/tensor.hpp>
 
@@ -139,6 +143,52 @@ void BM_stream_copy(benchmark::State& state) {
   set_counters(state, 2);
 }
 BENCHMARK(BM_stream_copy)->Apply(thread_args);
+
+/// A copy with explicit streaming (non-temporal) stores, which write without reading the line
+/// first: the ceiling for an evaluator that streams its large results (tl does, see
+/// tl::set_streaming_store_threshold). Falls back to std::copy on targets without AVX.
+void nt_copy(const float* a, float* d, std::int64_t lo, std::int64_t hi) {
+#if defined(__AVX512F__) || defined(__AVX__)
+#if defined(__AVX512F__)
+  constexpr std::int64_t w = 16;
+#else
+  constexpr std::int64_t w = 8;
+#endif
+  std::int64_t i = lo;
+  for (; i < hi && reinterpret_cast<std::uintptr_t>(d + i) % (w * sizeof(float)) != 0; ++i) d[i] = a[i];
+  for (; i + w <= hi; i += w) {
+#if defined(__AVX512F__)
+    _mm512_stream_ps(d + i, _mm512_loadu_ps(a + i));
+#else
+    _mm256_stream_ps(d + i, _mm256_loadu_ps(a + i));
+#endif
+  }
+  for (; i < hi; ++i) d[i] = a[i];
+  _mm_sfence();
+#else
+  std::copy(a + lo, a + hi, d + lo);
+#endif
+}
+
+void BM_stream_copy_nt(benchmark::State& state) {
+  const int nt = static_cast<int>(state.range(0));
+  set_threads(nt);
+  const auto& in = host();
+  std::vector<float> r(n, 0.0f);
+  auto body = [&](std::int64_t lo, std::int64_t hi) { nt_copy(in.a.data(), r.data(), lo, hi); };
+  split_run(nt, n, body);
+  if (!std::equal(r.begin(), r.end(), in.a.begin())) {
+    state.SkipWithError("copy is wrong");
+    return;
+  }
+  for (auto _ : state) {
+    split_run(nt, n, body);
+    benchmark::DoNotOptimize(r.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, 2);
+}
+BENCHMARK(BM_stream_copy_nt)->Apply(thread_args);
 
 /// STREAM's "scale" kernel r = 3 a as a plain loop: ordinary (write-allocating) stores, unlike
 /// glibc's memcpy, which switches to non-temporal stores for copies this large.
