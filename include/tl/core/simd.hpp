@@ -12,6 +12,18 @@
 ///  - `tl::detail::simd_fma` and friends (used by every tl kernel) round once whatever the include
 ///    order, calling the FMA instruction for the packet's register width directly.
 /// Other xsimd versions are left alone.
+// GCC 12's AVX-512 intrinsics give their "undefined" registers a self-initialization
+// (`__m512i __Y = __Y;`) and GCC then warns about it wherever they are inlined (GCC bug 105593,
+// fixed in GCC 13). Included first here, with those two warnings off for the header's own lines;
+// warnings about tl's code are unaffected.
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ == 12 && defined(__SSE2__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+#endif
+
 #if __has_include(<xsimd/config/xsimd_config.hpp>)
 #include <xsimd/config/xsimd_config.hpp>
 #endif
