@@ -4,8 +4,8 @@
 /// forms, hermite_polynomial_h/he, laguerre_polynomial_l, legendre_polynomial_p (torch.special).
 ///
 /// Lazy binary expressions (x and n broadcast; either may be a scalar), float or double (integer
-/// operands compute in float), evaluated in double: packets with one degree (a scalar n) run the
-/// recurrence on double packets, other packets the scalar functor lane by lane.
+/// operands compute in float), evaluated in double: packets with one degree (a scalar n) run on
+/// double packets, other packets the scalar functor lane by lane.
 /// torch's conventions: n is truncated to an integer, n < 0 gives 0; the Chebyshev polynomials
 /// take the closed trigonometric forms for |x| < 1 and large n (T: n > 6; U, V, W: n > 8) and exact
 /// values at |x| = 1; the shifted forms are the plain ones at 2x - 1. A NaN or infinite n gives
@@ -82,10 +82,56 @@ TL_HDI double poly_eval(double x, double nd) {
   return poly_recurrence<K>(x, n);
 }
 
+/// The Chebyshev polynomial of kind K and degree n >= 1 on a packet of doubles: the same formulas
+/// and cases as poly_eval (exact values at |y| = 1, the trigonometric forms for |y| < 1 and large
+/// n, the recurrence elsewhere): acos from libm per lane, cos and sin from xsimd.
+template <poly_kind K, class D>
+TL_INLINE D chebyshev_packet(const D& y, long long n) {
+  const double n1 = static_cast<double>(n);
+  const auto ay = xsimd::abs(y);
+  const auto inside = ay < D(1);
+  const bool trig = n > (K == poly_kind::t ? 6 : 8) && xsimd::any(inside);
+  D res(0);
+  if (!trig || !xsimd::all(inside)) res = poly_recurrence<K>(y, n);
+  if (trig) {
+    // acos from libm lane by lane: the trigonometric forms multiply its error by up to n + 1/2,
+    // and libm's (0.5 ULP) is more accurate than xsimd's (1.2 ULP); the rest runs on packets.
+    alignas(64) double buf[D::size];
+    y.store_aligned(buf);
+    for (std::size_t i = 0; i < D::size; ++i) buf[i] = std::acos(buf[i]);
+    const D th = D::load_aligned(buf);
+    D f;
+    if constexpr (K == poly_kind::t) {
+      f = xsimd::cos(D(n1) * th);
+    } else if constexpr (K == poly_kind::u) {
+      const D sn = xsimd::sin(th);
+      f = xsimd::select(sn != D(0), xsimd::sin(D(n1 + 1) * th) / sn, D(n1 + 1) * xsimd::cos(D(n1 + 1) * th) * y);
+    } else if constexpr (K == poly_kind::v) {
+      f = xsimd::cos(D(n1 + 0.5) * th) / xsimd::cos(th / D(2));
+    } else {
+      f = xsimd::sin(D(n1 + 0.5) * th) / xsimd::sin(th / D(2));
+    }
+    res = xsimd::select(inside, f, res);
+  }
+  const auto edge = ay == D(1);
+  if (xsimd::any(edge)) {
+    const bool even = n % 2 == 0;
+    const auto pos = y > D(0);
+    const D odd2(n1 + n1 + 1);
+    D e;
+    if constexpr (K == poly_kind::t) e = xsimd::select(pos, D(1), D(even ? 1.0 : -1.0));
+    else if constexpr (K == poly_kind::u) e = xsimd::select(pos, D(n1 + 1), D(even ? n1 + 1 : -(n1 + 1)));
+    else if constexpr (K == poly_kind::v) e = xsimd::select(pos, D(1), even ? odd2 : D(-(n1 + n1 + 1)));
+    else e = xsimd::select(pos, odd2, D(even ? 1.0 : -1.0));
+    res = xsimd::select(edge, e, res);
+  }
+  return xsimd::select(xsimd::isnan(y), y, res);
+}
+
 /// Elementwise (x, n) functor; Shifted evaluates at 2x - 1 (computed in double per element).
-/// Packets whose lanes share one degree n >= 1 (a scalar n, the common case) run the recurrence
-/// on double packets, unless a Chebyshev lane with |x| < 1 would take the trigonometric form;
-/// every other packet runs the scalar kernel lane by lane.
+/// Packets whose lanes share one degree n >= 1 (a scalar n, the common case) run on double
+/// packets (the recurrence; for the Chebyshev kinds also the trigonometric forms and the exact
+/// values at |x| = 1); packets with mixed degrees run the scalar kernel lane by lane.
 template <poly_kind K, bool Shifted>
 struct poly_fn : lanewise_binary<poly_fn<K, Shifted>> {
   static constexpr const char* name = "orthogonal_polynomial";
@@ -100,25 +146,16 @@ struct poly_fn : lanewise_binary<poly_fn<K, Shifted>> {
     for (std::size_t i = 1; i < B::size; ++i) uniform = uniform && nb[i] == nb[0];
     if (uniform) {
       const long long nn = static_cast<long long>(nb[0]);
-      constexpr bool cheb = K == poly_kind::t || K == poly_kind::u || K == poly_kind::v || K == poly_kind::w;
       const auto run = [nn](const auto& xd) {
         using D = std::remove_cvref_t<decltype(xd)>;
-        const D y = Shifted ? xd + xd - D(1) : xd;
-        return xsimd::select(xsimd::isnan(y), y, poly_recurrence<K>(y, nn));
+        const D y = Shifted ? xd + xd - D(1) : xd;  // rounded as eval rounds it (exact for a float x)
+        if constexpr (K == poly_kind::t || K == poly_kind::u || K == poly_kind::v || K == poly_kind::w)
+          return chebyshev_packet<K>(y, nn);
+        else
+          return xsimd::select(xsimd::isnan(y), y, poly_recurrence<K>(y, nn));
       };
-      if constexpr (cheb) {
-        // The lanes that take the trigonometric form (|y| < 1) or the exact values (|y| = 1) in
-        // eval: y = 2x - 1 is exact in double for a float x (so |y| < 1 is 0 < x < 1), and
-        // rounded exactly as eval rounds it for a double x.
-        const B y = Shifted ? x + x - B(1) : x;
-        const auto inside = std::is_same_v<T, float> && Shifted ? (x > B(0) && x < B(1)) : xsimd::abs(y) < B(1);
-        const auto edge = std::is_same_v<T, float> && Shifted ? (x == B(0) || x == B(1)) : xsimd::abs(y) == B(1);
-        if ((nn > (K == poly_kind::t ? 6 : 8) && xsimd::any(inside)) || xsimd::any(edge)) uniform = false;
-      }
-      if (uniform) {
-        if constexpr (std::is_same_v<T, float>) return tl::detail::float_via_double(x, run);
-        else return run(x);
-      }
+      if constexpr (std::is_same_v<T, float>) return tl::detail::float_via_double(x, run);
+      else return run(x);
     }
     return lanewise_binary<poly_fn>::packet(x, n);
   }
