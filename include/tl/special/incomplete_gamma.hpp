@@ -5,11 +5,14 @@
 ///
 /// Lazy binary expressions (operands broadcast; either may be a scalar), float or double (integer
 /// operands compute in float), computed in double by scalar kernels with a data-dependent
-/// iteration count (tl/special/detail/igamma_kernel.hpp), run lane by lane on packets.
+/// iteration count (tl/special/detail/igamma_kernel.hpp), run lane by lane on packets; zeta with one
+/// integer order per packet runs on double packets (hurwitz_zeta, tl/special/detail/gamma_kernel.hpp).
 /// @code
 /// tl::tensor<double, 1> p = ts::gammainc(a, x);   // P(a, x)
 /// tl::tensor<double, 1> z = ts::zeta(2.0, q);     // sum_k (q + k)^-2
 /// @endcode
+#include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -27,9 +30,35 @@ struct gammaincc_fn : lanewise_binary<gammaincc_fn> {
   static constexpr const char* name = "gammaincc";
   static TL_HDI double eval(double a, double x) { return gammaincc_eval(a, x); }
 };
+/// Packets whose lanes share one integer order 2 <= s <= 64 (a scalar order, the common case) and
+/// have no q below -64 run hurwitz_zeta on double packets (the exact q + k, double-double powers);
+/// other packets run the scalar kernel lane by lane.
 struct zeta_fn : lanewise_binary<zeta_fn> {
   static constexpr const char* name = "zeta";
   static TL_HDI double eval(double s, double q) { return zeta_eval(s, q); }
+
+  template <class B>
+  TL_INLINE B packet(const B& s, const B& q) const {
+    using T = typename B::value_type;
+    alignas(64) T sb[B::size];
+    s.store_aligned(sb);
+    bool uniform = sb[0] >= 2 && sb[0] <= 64 && sb[0] == std::floor(sb[0]);  // false for NaN
+    for (std::size_t i = 1; i < B::size; ++i) uniform = uniform && sb[i] == sb[0];
+    if (!uniform || xsimd::any(q < B(-64))) return lanewise_binary<zeta_fn>::packet(s, q);
+    const int order = static_cast<int>(sb[0]);
+    const auto run = [order](const auto& qd) {
+      using D = std::remove_cvref_t<decltype(qd)>;
+      constexpr double inf = std::numeric_limits<double>::infinity();
+      const auto pole = (qd <= D(0)) & (qd == xsimd::floor(qd));
+      const auto finite = xsimd::abs(qd) < D(inf);  // false for NaN
+      D r = hurwitz_zeta(order, xsimd::select(finite & !pole, qd, D(1)));
+      r = xsimd::select(pole, D(inf), r);
+      r = xsimd::select(qd == D(inf), D(0), r);
+      return xsimd::select(xsimd::isnan(qd), qd, r);
+    };
+    if constexpr (std::is_same_v<T, float>) return tl::detail::float_via_double(q, run);
+    else return run(q);
+  }
 };
 }  // namespace detail
 

@@ -417,11 +417,34 @@ def igamma_pairs(rng, dt):
     return out + [(1.0, 1.0), (0.5, 0.5), (8.0, 8.0), (20.0, 20.0), (100.0, 100.0), (1.0, 1.1), (3.0, 1e-10)]
 
 
+def zeta_em(s, q, extra=0):
+    """Euler-Maclaurin at 80 digits: the terms until q + N >= 2 s + 60 (and `extra` more), then the
+    integral, half the next term and Bernoulli terms until they fall below 1e-70 of the sum."""
+    with mp.workdps(80):
+        s, q = mp.mpf(s), mp.mpf(q)
+        n = max(0, int(mp.ceil(2 * s + 60 - q))) + extra
+        total = mp.fsum((q + k) ** -s for k in range(n))
+        w = q + n
+        total += w ** (1 - s) / (s - 1) + w ** -s / 2
+        for j in range(1, 200):
+            t = mp.bernoulli(2 * j) / mp.factorial(2 * j) * mp.rf(s, 2 * j - 1) * w ** (-s - 2 * j + 1)
+            total += t
+            if abs(t) < mp.mpf(10) ** -70 * abs(total):
+                break
+        return total
+
+
 def zeta_ref(s, q):
-    if q <= 0:
-        m = int(-math.floor(q))
-        return mp.fsum((mp.mpf(q) + k) ** -mp.mpf(s) for k in range(m)) + mp.zeta(s, mp.mpf(q) + m)
-    return mp.zeta(s, q)
+    # mpmath's zeta loses digits for larger s and q (at 50 digits, zeta(25, 392.58) is wrong from
+    # the 10th digit, at 160 digits zeta(64, 31784.5) from the 14th): the reference is an 80-digit
+    # Euler-Maclaurin sum, checked against the same sum truncated elsewhere and, loosely, against
+    # mpmath.
+    a, b = zeta_em(s, q), zeta_em(s, q, 37)
+    assert abs(a - b) <= mp.mpf(10) ** -40 * abs(a), (s, q, a, b)
+    with mp.workdps(160):
+        c = mp.zeta(s, q) if q > 0 else a
+    assert abs(a - c) <= mp.mpf(10) ** -10 * abs(a), (s, q, a, c)
+    return a
 
 
 def zeta_pairs(rng, dt):
@@ -482,6 +505,30 @@ def igamma_group(names):
                 q = mp.gammainc(a, x, mp.inf, regularized=True)
                 files["gammainc"].append(f"{dt} {a!r} {x!r} {fmt(p)}")
                 files["gammaincc"].append(f"{dt} {a!r} {x!r} {fmt(q)}")
+        # Integer orders shared by many q (the packet path of zeta with a scalar integer order),
+        # from a stream of their own: q tiny, moderate, large and negative, values kept inside
+        # the dtype's normal range.
+        ints = random.Random(20261123)
+        orders = (2, 3, 4, 5, 6, 8, 11, 16, 25, 40, 64)
+        for dt, n in (("d", 176), ("f", 88)):
+            tiny, big = (1e-300, 1e300) if dt == "d" else (1e-37, 1e37)
+            for i in range(n):
+                s, k = float(orders[i % len(orders)]), (i // len(orders)) % 4
+                if k == 0:
+                    q = math.exp(ints.uniform(math.log(1e-3), 0))
+                elif k == 1:
+                    q = ints.uniform(1, 40)
+                elif k == 2:
+                    q = math.exp(ints.uniform(math.log(40), math.log(1e8 if dt == "d" else 1e5)))
+                else:
+                    q = -ints.uniform(0, 20)
+                if dt == "f":
+                    q = f32(q)
+                if q <= 0 and q == math.floor(q):
+                    q += 0.5
+                z = zeta_ref(s, q)
+                if tiny < abs(z) < big:
+                    files["zeta"].append(f"{dt} {s!r} {q!r} {fmt(z)}")
     for name, lines in files.items():
         if name in names:
             with open(os.path.join(HERE, name + ".txt"), "w") as f:

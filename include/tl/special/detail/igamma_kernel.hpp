@@ -17,7 +17,8 @@
 ///    exp(a log x - x - lgamma(a)).
 ///  - zeta(s, q): Euler-Maclaurin: sum_k<N (q + k)^-s until q + N >= 9 and N >= 9, then
 ///    (q + N)^(1-s) / (s - 1) - (q + N)^-s / 2 + sum_j B_2j / (2j)! s (s + 1) ... (s + 2j - 2) (q + N)^(-s-2j+1)
-///    (up to 12 terms, stopped when below 2^-53 of the sum).
+///    (up to 12 terms, stopped when below 2^-53 of the sum). Packets sharing one integer order
+///    run hurwitz_zeta (gamma_kernel.hpp) instead (zeta_fn::packet, incomplete_gamma.hpp).
 #include <cmath>
 #include <limits>
 
