@@ -9,6 +9,9 @@ double-precision Horner evaluation over a dense grid.
 
   erf(x) / x         = P(u),  u = 2 x^2 / 0.5625 - 1,               0 <= x <= 0.75
   x exp(x^2) erfc(x) = H(u),  u = affine map of t = 1 - 2K / (x + K),  0.5 <= x <= inf, K = 3
+  erfinv(y) / y      = E1(u), u = w / 3.125 - 1,                      w = -log(1 - y^2) <= 6.25
+  erfinv(y)          = E2(u), u = (s - 3.25) / 0.75,                  s = sqrt(w) in [2.5, 4]
+  erfinv(y)          = E3(u), u = (s - 5.25) / 1.25,                  s in [4, 6.5]
 
 Run: python3 fit_special_coefficients.py
 """
@@ -62,6 +65,25 @@ def h_of_u(u):
     return x * mp.erfc(x) * mp.exp(x * x)
 
 
+def y_of_w(w):
+    return mp.sqrt(-mp.expm1(-w))
+
+
+def erfinv_over_y(u):
+    w = mp.mpf("3.125") * (u + 1)
+    if w == 0:
+        return mp.sqrt(mp.pi) / 2
+    y = y_of_w(w)
+    return mp.erfinv(y) / y
+
+
+def erfinv_of_s(lo, hi):
+    def f(u):
+        s = lo + (hi - lo) * (u + 1) / 2
+        return mp.erfinv(y_of_w(s * s))
+    return f
+
+
 def report(name, m, f, us):
     m = [float(v) for v in m]
     err = max(abs((horner(m, float(u)) - f(mp.mpf(u))) / f(mp.mpf(u))) for u in us)
@@ -73,3 +95,8 @@ if __name__ == "__main__":
     grid = [mp.mpf(-1) + 2 * mp.mpf(i) / 4000 for i in range(4001)]
     report("erf(x)/x", to_monomial(cheb_coeffs(erf_over_x, 14)), erf_over_x, grid)
     report("x erfcx(x)", to_monomial(cheb_coeffs(h_of_u, 26)), h_of_u, grid)
+    report("erfinv(y)/y in w", to_monomial(cheb_coeffs(erfinv_over_y, 26)), erfinv_over_y, grid)
+    e2 = erfinv_of_s(mp.mpf("2.5"), mp.mpf(4))
+    report("erfinv(y) in sqrt(w), [2.5, 4]", to_monomial(cheb_coeffs(e2, 20)), e2, grid)
+    e3 = erfinv_of_s(mp.mpf(4), mp.mpf("6.5"))
+    report("erfinv(y) in sqrt(w), [4, 6.5]", to_monomial(cheb_coeffs(e3, 22)), e3, grid)

@@ -8,10 +8,12 @@
 ///  - x erfcx(x) = H(u),           u = 1 - 7 / (x + 3),  0.5 <= x <= inf (26 terms).
 /// erfc(x) = exp(-x^2) H / x with x^2 carried as hi + lo, so the tail keeps full relative
 /// accuracy down to the subnormal range; erf = 1 - erfc above 0.75; negative arguments by symmetry.
-/// The inverse functions refine a first guess (Giles' single-precision erfinv polynomials, M. Giles,
-/// "Approximating the erfinv function", GPU Computing Gems, 2011, relative error below 4e-7; or an
-/// asymptotic inversion of erfc in the far tail, 1e-4) with one Halley step on erf or erfcx (two
-/// in the far tail).
+/// The inverse functions take w = -log(1 - y^2) to about an ULP and evaluate erfinv(y) / y as a
+/// polynomial in w up to w = 6.25 (26 terms) and erfinv(y) as polynomials in sqrt(w) on [2.5, 4]
+/// and [4, 6.5] (20 and 22 terms), the variables of M. Giles, "Approximating the erfinv function"
+/// (GPU Computing Gems, 2011), with our own Chebyshev interpolants (same script). Beyond w = 42.25,
+/// which only ndtri reaches (p below about 1e-19), an asymptotic inversion of erfc (1e-4) and two
+/// Halley steps on erfcx.
 #include <limits>
 #include <numbers>
 
@@ -87,38 +89,72 @@ TL_SPECIAL_KERNEL V log_ndtr_kernel(const V& x) {
   return sel(p.z < V(0), vlog1p(-q), lg);
 }
 
-/// |erfinv| from a = |y| (used where a < 0.5) and c = 1 - a (exact where a >= 0.5; c may be far
-/// below the spacing of doubles near 1, as ndtri needs). c == 0 gives inf; c outside [0, 2], NaN.
+/// erfinv(y) / y for w = -log(1 - y^2) in [0, 6.25].
+template <class V>
+TL_SPECIAL_KERNEL V erfinv_e1(const V& w) {
+  return horner<1.6536545626831027, 0.7504943200799635, -0.058922567103778405, -0.0226044474534433, 0.017808361818322422, -0.004137314377617044, -0.0012716922689355017, 0.0012324855716044916, -0.0002643936636442128, -0.00011688886351420544, 9.336736457299484e-05, -1.5027592941187096e-05, -1.1257221266265393e-05, 7.129675308276721e-06, -6.839507434925104e-07, -1.0584873929327183e-06, 5.397988707429613e-07, -1.1417686165065391e-08, -9.906018905151915e-08, 4.037097726031442e-08, 5.046078828470801e-09, -9.330305979594036e-09, 1.4436335506736331e-09, 1.0490240155188407e-09, -2.542493585197834e-10, -4.495978611747325e-11>(vfma(w, V(0.32), V(-1)));
+}
+/// erfinv(y) for s = sqrt(w) in [2.5, 4].
+template <class V>
+TL_SPECIAL_KERNEL V erfinv_e2(const V& s) {
+  return horner<3.0838457231032423, 0.7541289264339747, 0.0026170930345610966, -0.0010318612832529491, 0.00027085199889419285, -5.2685617107798647e-05, 4.297314052269046e-06, 2.2792051862200737e-06, -1.3823381054721532e-06, 3.816085605710465e-07, -2.6170607708296266e-08, -2.6174340589692945e-08, 1.259191661107506e-08, -2.2697690049205693e-09, -3.2200053986399874e-10, 3.214211562758877e-10, -8.761419512331192e-11, 1.821435849875197e-12, 7.321783004966451e-12, -1.9770298575019704e-12>((s - V(3.25)) * V(4.0 / 3.0));
+}
+/// erfinv(y) for s = sqrt(w) in [4, 6.5].
+template <class V>
+TL_SPECIAL_KERNEL V erfinv_e3(const V& s) {
+  return horner<5.102469766502689, 1.262743971634538, -0.0004286294215626358, -0.00029305768128342583, 0.00013463767251285937, -4.278864748067029e-05, 1.1884677106239408e-05, -3.0666164908942685e-06, 7.528718129803375e-07, -1.7762737235243805e-07, 4.025256794341282e-08, -8.563182154358366e-09, 1.5365428263714481e-09, -9.462098824513578e-11, -1.2917885778317876e-10, 1.0684296172813766e-10, -5.577956561618373e-11, 2.567995089156343e-11, -1.2143663561862005e-11, 3.1547806239216796e-12, 8.574716493527949e-13, -5.382347341051173e-13>((s - V(5.25)) * V(0.8));
+}
+
+/// 1 - a^2 as an exact hi + lo (a <= 1/2 here; exact up to the square's low part).
+template <class V>
+TL_SPECIAL_KERNEL dd<V> one_minus_square(const V& a) {
+  const square2<V> sq = exact_square(a);
+  const dd<V> t = two_sum(V(1), -sq.hi);
+  const V lo = t.lo - sq.lo, hi = t.hi + lo;
+  return {hi, lo - (hi - t.hi)};
+}
+/// 1 - a^2 = c + c a for c = 1 - a exact, as hi + lo.
+template <class V>
+TL_SPECIAL_KERNEL dd<V> one_minus_square_from(const V& a, const V& c) {
+  const dd<V> ca = two_prod(c, a);
+  const dd<V> t = two_sum(c, ca.hi);
+  const V lo = t.lo + ca.lo, hi = t.hi + lo;
+  return {hi, lo - (hi - t.hi)};
+}
+
+/// |erfinv| from a = |y| and c = 1 - a (exact where a >= 0.5; c may be far below the spacing of
+/// doubles near 1, as ndtri needs). c == 0 gives inf; c outside [0, 2], NaN.
 template <class V>
 TL_SPECIAL_KERNEL V erfinv_core(const V& a, const V& c) {
-  const V lc = log_sub(c);
-  const V w = -(lc + vlog1p(V(1) - c));
-  const V g1 = horner<1.50140941, 0.246640727, -0.00417768164, -0.00125372503, 0.00021858087, -4.39150654e-06,
-                      -3.5233877e-06, 3.43273939e-07, 2.81022636e-08>(w - V(2.5));
-  const V g2 = horner<2.83297682, 1.00167406, 0.00943887047, -0.0076224613, 0.00573950773, -0.00367342844,
-                      0.00134934322, 0.000100950558, -0.000200214257>(vsqrt(w) - V(3));
-  V x = sel(w < V(5), g1 * a, g2 * a);  // relative error below 4e-7 for w < 16.5
-  const auto tail = w >= V(16.5);
+  // w = -log(1 - y^2) to about an ULP, from 1 - y^2 as an exact hi + lo: below a = 1/2 from the
+  // exact square a^2, above from c + c a with the product exact (c is exact there; no digits cancel,
+  // and 1 - y^2 may be subnormal for ndtri). One logarithm, of hi: where hi rounds to 1 (tiny a),
+  // lo carries all of w.
+  const auto small = a < V(0.5);
+  const dd<V> ms = one_minus_square(a), ml = one_minus_square_from(a, c);
+  const dd<V> m{sel(small, ms.hi, ml.hi), sel(small, ms.lo, ml.lo)};
+  const V w = -(log_sub(m.hi) + sel(m.hi > V(0), m.lo / m.hi, V(0)));
+  // erfinv = a E1(w) up to w = 6.25, E2(sqrt w) and E3(sqrt w) up to w = 42.25 (1 - |y| ~ 2e-19)
+  V x = a * erfinv_e1(w);
+  const auto mid = w > V(6.25);
+  if (any_of(mid)) {
+    const V s = vsqrt(w);
+    x = sel(mid, sel(s <= V(4), erfinv_e2(s), erfinv_e3(s)), x);
+  }
+  const auto tail = w > V(42.25);
   if (any_of(tail)) {
-    // Far tail: x^2 = L - log(x sqrt(pi)) + log(1 - 1 / (2 x^2)), L = -log c, by fixed point (1e-4).
-    const V L = -lc;
+    // Far tail (ndtri only): x^2 = L - log(x sqrt(pi)) + log(1 - 1 / (2 x^2)), L = -log c, by fixed
+    // point (1e-4), then two Halley steps on erfc(x) - c written through erfcx.
+    const V lc = log_sub(c), L = -lc;
     V xt = vsqrt(vmax(L, V(1)));
     for (int i = 0; i < 2; ++i)
       xt = vsqrt(vmax(L - vlog(xt * V(1.7724538509055160)) + vlog1p(V(-0.5) / (xt * xt)), V(1)));
+    for (int i = 0; i < 2; ++i) {
+      const V r = (vexp(xt * xt + lc) - erfcx_kernel(xt)) * V(0.88622692545275801);  // f / f', sqrt(pi) / 2
+      xt = xt - r / (V(1) + xt * r);
+    }
     x = sel(tail, xt, x);
   }
-  const auto small = a < V(0.5);
-  auto halley = [&](const V& x0) {
-    // r = f / f' for f = erf(x) - a (small) or erfc(x) - c written through erfcx (large).
-    V r;
-    if (all_of(small)) r = (erf_small(x0) - a) * vexp(x0 * x0);
-    else if (!any_of(small)) r = vexp(x0 * x0 + lc) - erfcx_kernel(x0);
-    else r = sel(small, (erf_small(x0) - a) * vexp(x0 * x0), vexp(x0 * x0 + lc) - erfcx_kernel(x0));
-    r = r * V(0.88622692545275801);  // sqrt(pi) / 2
-    return x0 - r / (V(1) + x0 * r);
-  };
-  x = halley(x);  // cubic convergence: 4e-7 -> 1e-19
-  if (any_of(tail)) x = halley(x);
   x = sel(c == V(0), V(std::numeric_limits<double>::infinity()), x);
   return sel((c < V(0)) || (c > V(2)), V(std::numeric_limits<double>::quiet_NaN()), x);
 }

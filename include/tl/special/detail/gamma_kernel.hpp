@@ -29,41 +29,6 @@
 
 namespace tl::special::detail {
 
-/// hi + lo, an unevaluated sum, and error-free transformations on it (Dekker, Knuth; no fma
-/// needed). Low parts that are not finite (an overflowed split) are dropped.
-template <class V>
-struct dd {
-  V hi, lo;
-};
-template <class V>
-TL_SPECIAL_KERNEL V finite_or_zero(const V& v) {
-  return sel(vabs(v) < V(std::numeric_limits<double>::infinity()), v, V(0));
-}
-template <class V>
-TL_SPECIAL_KERNEL dd<V> two_sum(const V& a, const V& b) {
-  const V s = a + b;
-  const V bb = s - a;
-  return {s, finite_or_zero((a - (s - bb)) + (b - bb))};
-}
-template <class V>
-TL_SPECIAL_KERNEL dd<V> two_prod(const V& a, const V& b) {
-  const V p = a * b;
-#ifdef __FMA__
-  // With a hardware fused multiply-add the low part is one instruction; both forms are exact, so
-  // the results are the same with and without FMA.
-  if (!std::is_constant_evaluated()) return {p, finite_or_zero(vfma(a, b, -p))};
-#endif
-  const V ca = a * V(134217729.0), cb = b * V(134217729.0);  // 2^27 + 1
-  const V ah = ca - (ca - a), al = a - ah, bh = cb - (cb - b), bl = b - bh;
-  return {p, finite_or_zero(((ah * bh - p) + ah * bl + al * bh) + al * bl)};
-}
-template <class V>
-TL_SPECIAL_KERNEL dd<V> mul_dd(const dd<V>& x, const dd<V>& y) {
-  const dd<V> p = two_prod(x.hi, y.hi);
-  const V l = p.lo + (x.hi * y.lo + x.lo * y.hi);
-  const V s = p.hi + l;
-  return {s, l - (s - p.hi)};
-}
 /// (a + b)^-m for m >= 1, |b| <= ulp(a) / 2: 1 / (a + b) as hi + lo (one division and an exact
 /// product), then its m-th power in double-double (relative error about 2^-100 before rounding).
 /// Where the power overflows (inf - inf in the low parts), inf.

@@ -7,6 +7,7 @@
 /// path: only <cmath> functions CUDA also provides) or an xsimd batch (the packet path). Regions
 /// are blended branch-free with `sel`, so one source gives both forms and they agree.
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
 #include "tl/core/simd.hpp"
@@ -127,6 +128,41 @@ TL_SPECIAL_KERNEL square2<V> exact_square(const V& x) {
   const V xh = c - (c - x), xl = x - xh;
   const V lo = ((xh * xh - hi) + V(2) * xh * xl) + xl * xl;
   return {hi, sel(hi < V(1e300), lo, V(0))};  // no inf - inf at the top of the range
+}
+/// hi + lo, an unevaluated sum, and error-free transformations on it (Dekker, Knuth; no fma
+/// needed). Low parts that are not finite (an overflowed split) are dropped.
+template <class V>
+struct dd {
+  V hi, lo;
+};
+template <class V>
+TL_SPECIAL_KERNEL V finite_or_zero(const V& v) {
+  return sel(vabs(v) < V(std::numeric_limits<double>::infinity()), v, V(0));
+}
+template <class V>
+TL_SPECIAL_KERNEL dd<V> two_sum(const V& a, const V& b) {
+  const V s = a + b;
+  const V bb = s - a;
+  return {s, finite_or_zero((a - (s - bb)) + (b - bb))};
+}
+template <class V>
+TL_SPECIAL_KERNEL dd<V> two_prod(const V& a, const V& b) {
+  const V p = a * b;
+#ifdef __FMA__
+  // With a hardware fused multiply-add the low part is one instruction; both forms are exact, so
+  // the results are the same with and without FMA.
+  if (!std::is_constant_evaluated()) return {p, finite_or_zero(vfma(a, b, -p))};
+#endif
+  const V ca = a * V(134217729.0), cb = b * V(134217729.0);  // 2^27 + 1
+  const V ah = ca - (ca - a), al = a - ah, bh = cb - (cb - b), bl = b - bh;
+  return {p, finite_or_zero(((ah * bh - p) + ah * bl + al * bh) + al * bl)};
+}
+template <class V>
+TL_SPECIAL_KERNEL dd<V> mul_dd(const dd<V>& x, const dd<V>& y) {
+  const dd<V> p = two_prod(x.hi, y.hi);
+  const V l = p.lo + (x.hi * y.lo + x.lo * y.hi);
+  const V s = p.hi + l;
+  return {s, l - (s - p.hi)};
 }
 /// m exp(y + d) for a small correction d, with a subnormal result rounded once: below exp(-700)
 /// the exponential is taken of y + 64 ln2 (exact with ln2's Cody-Waite high part) and the product
