@@ -15,6 +15,7 @@
 #include <limits>
 #include <numbers>
 #include <type_traits>
+#include <utility>
 
 #include "tl/core/simd.hpp"
 
@@ -30,19 +31,30 @@ inline constexpr bool simd_float_v = std::is_same_v<T, float> || std::is_same_v<
 template <class T>
 inline constexpr bool simd_arith_v = simd_float_v<T> || std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t>;
 
-/// Evaluates a float packet through double precision (for ops whose float kernels in xsimd
-/// exceed 2 ULP): the result is the correctly rounded double result, within 1 ULP in float.
+/// Evaluates f on float packets through double precision (for ops whose float kernels in xsimd
+/// exceed 2 ULP): f takes one double packet per operand, and the result is the double result
+/// rounded once, within 1 ULP in float.
+template <class F, class B, class... Bs>
+TL_INLINE B float_via_double_n(F&& f, const B& x, const Bs&... ys) {
+  using D = xsimd::batch<double, typename B::arch_type>;
+  constexpr std::size_t n = B::size, m = D::size, k = 1 + sizeof...(Bs);
+  alignas(64) float xf[k][n];
+  alignas(64) double xd[k][n];
+  x.store_aligned(xf[0]);
+  std::size_t j = 1;
+  (ys.store_aligned(xf[j++]), ...);
+  for (std::size_t a = 0; a < k; ++a)
+    for (std::size_t i = 0; i < n; ++i) xd[a][i] = xf[a][i];
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    for (std::size_t i = 0; i < n; i += m) f(D::load_aligned(xd[I] + i)...).store_aligned(xd[0] + i);
+  }(std::make_index_sequence<k>{});
+  for (std::size_t i = 0; i < n; ++i) xf[0][i] = static_cast<float>(xd[0][i]);
+  return B::load_aligned(xf[0]);
+}
+/// float_via_double_n for one operand.
 template <class B, class F>
 TL_INLINE B float_via_double(const B& x, F&& f) {
-  using D = xsimd::batch<double, typename B::arch_type>;
-  constexpr std::size_t n = B::size, m = D::size;
-  alignas(64) float xf[n];
-  alignas(64) double xd[n];
-  x.store_aligned(xf);
-  for (std::size_t i = 0; i < n; ++i) xd[i] = xf[i];
-  for (std::size_t i = 0; i < n; i += m) f(D::load_aligned(xd + i)).store_aligned(xd + i);
-  for (std::size_t i = 0; i < n; ++i) xf[i] = static_cast<float>(xd[i]);
-  return B::load_aligned(xf);
+  return float_via_double_n(f, x);
 }
 
 /// Base for ops that compute in a floating type (ints and bool become float).

@@ -5,8 +5,10 @@
 ///
 /// Lazy binary expressions (operands broadcast; either may be a scalar), float or double (integer
 /// operands compute in float), computed in double by scalar kernels with a data-dependent
-/// iteration count (tl/special/detail/igamma_kernel.hpp), run lane by lane on packets; zeta with one
-/// integer order per packet runs on double packets (hurwitz_zeta, tl/special/detail/gamma_kernel.hpp).
+/// iteration count (tl/special/detail/igamma_kernel.hpp). On packets, gammainc and gammaincc run
+/// their power series and continued fraction on double packets (other lanes lane by lane); zeta with
+/// one integer order per packet runs on double packets (hurwitz_zeta, gamma_kernel.hpp), other
+/// packets lane by lane.
 /// @code
 /// tl::tensor<double, 1> p = ts::gammainc(a, x);   // P(a, x)
 /// tl::tensor<double, 1> z = ts::zeta(2.0, q);     // sum_k (q + k)^-2
@@ -22,11 +24,66 @@
 
 namespace tl::special {
 namespace detail {
-struct gammainc_fn : lanewise_binary<gammainc_fn> {
+/// P (Upper = false) or Q (Upper = true) on a double packet: the lanes that take the power series
+/// or the continued fraction run them on packets (each method with the count its own lanes need;
+/// the other lanes are fed a quickly converging stand-in), the lanes with edge values, Temme's
+/// expansion or Q's small-x series run the scalar kernel.
+template <bool Upper, class D>
+TL_INLINE D igamma_packet(const D& a, const D& x) {
+  constexpr std::size_t n = D::size;
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  alignas(64) double av[n], xv[n], kind[n];
+  a.store_aligned(av);
+  x.store_aligned(xv);
+  bool any_scalar = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double ai = av[i], xi = xv[i];
+    int k = 2;  // 0: the series of P, 1: the fraction of Q, 2: the scalar kernel
+    if (ai > 0 && xi > 0 && ai < inf && xi < inf && !igamma_use_temme(ai, xi)) {  // false for NaN
+      if constexpr (Upper) {
+        k = igamc_method(ai, xi);
+      } else {
+        k = xi > 1 && xi > ai ? (xi > 1.1 ? 1 : 2) : 0;
+      }
+    }
+    kind[i] = k;
+    any_scalar = any_scalar || k == 2;
+  }
+  const D kd = D::load_aligned(kind);
+  const auto ms = kd == D(0), mf = kd == D(1);
+  D r(0);
+  if (xsimd::any(ms)) {
+    const D p = igam_series(xsimd::select(ms, a, D(1)), xsimd::select(ms, x, D(0.5)));
+    r = xsimd::select(ms, Upper ? D(1) - p : p, r);
+  }
+  if (xsimd::any(mf)) {
+    const D q = igamc_fraction(xsimd::select(mf, a, D(4)), xsimd::select(mf, x, D(16)));
+    r = xsimd::select(mf, Upper ? q : D(1) - q, r);
+  }
+  if (any_scalar) {
+    alignas(64) double rv[n];
+    r.store_aligned(rv);
+    for (std::size_t i = 0; i < n; ++i)
+      if (kind[i] == 2) rv[i] = Upper ? gammaincc_eval(av[i], xv[i]) : gammainc_eval(av[i], xv[i]);
+    r = D::load_aligned(rv);
+  }
+  return r;
+}
+/// Lane-by-lane scalars, and packets through igamma_packet (float in double).
+template <class Derived, bool Upper>
+struct igamma_binary : lanewise_binary<Derived> {
+  template <class B>
+  TL_INLINE B packet(const B& a, const B& x) const {
+    const auto run = [](const auto& ad, const auto& xd) { return igamma_packet<Upper>(ad, xd); };
+    if constexpr (std::is_same_v<typename B::value_type, float>) return tl::detail::float_via_double_n(run, a, x);
+    else return run(a, x);
+  }
+};
+struct gammainc_fn : igamma_binary<gammainc_fn, false> {
   static constexpr const char* name = "gammainc";
   static TL_HDI double eval(double a, double x) { return gammainc_eval(a, x); }
 };
-struct gammaincc_fn : lanewise_binary<gammaincc_fn> {
+struct gammaincc_fn : igamma_binary<gammaincc_fn, true> {
   static constexpr const char* name = "gammaincc";
   static TL_HDI double eval(double a, double x) { return gammaincc_eval(a, x); }
 };

@@ -191,6 +191,11 @@ TL_SPECIAL_KERNEL double lane_min(const V& v) {
     return m;
   }
 }
+/// Largest lane of v (v itself for a scalar).
+template <class V>
+TL_SPECIAL_KERNEL double lane_max(const V& v) {
+  return -lane_min(V(-v));
+}
 /// Hurwitz zeta(s, q) = sum_k (q + k)^-s for integer s >= 2 and finite q > -2^31 not a pole
 /// (Euler-Maclaurin: the terms up to q + N >= s + 8, N uniform over the packet; q = +inf gives NaN).
 template <class V>

@@ -1,10 +1,12 @@
 #pragma once
 /// @file igamma_kernel.hpp
-/// @brief Internal: double-precision scalar kernels of the regularized incomplete gamma functions
+/// @brief Internal: double-precision kernels of the regularized incomplete gamma functions
 /// P(a, x), Q(a, x) and of the Hurwitz zeta function zeta(s, q) (detail header).
 ///
-/// These iterate a data-dependent number of times, so they are scalar functions (device-callable)
-/// that the packet form runs lane by lane.
+/// These iterate a data-dependent number of times. The entry points are scalar functions
+/// (device-callable); the prefactor, the power series and the continued fraction are templates
+/// over a scalar or a double packet (on a packet each loop runs until its slowest lane is done),
+/// which incomplete_gamma.hpp's packet form uses for the lanes that take them.
 ///  - P, Q: for a >= 10 and |x / a - 1| <= 0.3, Temme's uniform asymptotic expansion (DiDonato and
 ///    Morris 1986; coefficients from tests/data/special/fit_igamma_coefficients.py), the smaller of
 ///    P and Q directly. Elsewhere the power series of P (x below max(a, 1)), Legendre's continued
@@ -13,8 +15,8 @@
 ///    x^a / Gamma(a) sum_n>=1 (-x)^n / (n! (a + n)), the region choice as in Cephes' igam/igamc.
 ///    The prefactor x^a e^-x / Gamma(a) is sqrt(a / (2 pi)) exp(-E - S(a)) for a >= 1 (S the Stirling
 ///    correction, interpolated below 8; E = x - a - a log(x / a) in double-double for a / 4 <= x <= 4 a,
-///    a log1pmx((x - a) / a) or a log(x / a) + a - x outside), so no large logarithms cancel; below 1,
-///    exp(a log x - x - lgamma(a)).
+///    a (log1p(t) - t) with t = (x - a) / a or a log(x / a) + a - x outside), so no large logarithms
+///    cancel; below 1, exp(a log x - x - lgamma(a)).
 ///  - zeta(s, q): Euler-Maclaurin: sum_k<N (q + k)^-s until q + N >= 9 and N >= 9, then
 ///    (q + N)^(1-s) / (s - 1) - (q + N)^-s / 2 + sum_j B_2j / (2j)! s (s + 1) ... (s + 2j - 2) (q + N)^(-s-2j+1)
 ///    (up to 12 terms, stopped when below 2^-53 of the sum). Packets sharing one integer order
@@ -30,141 +32,147 @@ namespace tl::special::detail {
 inline constexpr double igamma_eps = 0x1p-53;
 inline constexpr int igamma_max_iter = 1 << 22;
 
-/// log(1 + u) - u.
-TL_HDI double log1pmx(double u) {
-  if (std::fabs(u) >= 0.25) return std::log1p(u) - u;
-  double p = u, s = 0;
-  for (int k = 2; k < 60; ++k) {  // -u^2/2 + u^3/3 - ...
-    p *= -u;
-    const double t = p / k;
-    s += t;
-    if (std::fabs(t) <= igamma_eps * 0.25 * std::fabs(s)) break;
-  }
-  return s;
-}
-/// Stirling's correction S(a) = lgamma(a) - (a - 1/2) log a + a - log(2 pi) / 2 for a >= 1: a S(a) is
-/// interpolated in 1 / a below 8 (tests/data/special/fit_igamma_coefficients.py), the series above.
-TL_HDI double igamma_stirling(double a) {
-  if (a >= 8) return stirling_correction(a);
-  const double u = 1 / a;
-  const double t = std::fma(u, 16.0 / 7, -9.0 / 7), t2 = t * t;  // even and odd parts side by side
-  return u * (horner<0.08252025721565209, -0.0003426559574552708, -2.7541259598230554e-06, 9.606890399796871e-07, -2.774679096823383e-09, -1.0311044237630795e-08, -4.921868945294926e-10, 1.7065595344332545e-10, 3.180937239615323e-11, 1.974698134209737e-12, -2.2960779460298668e-12, 4.1317387911217206e-14>(t2) + t * horner<-0.0011782573874304734, 6.647787378172115e-05, -2.3814419528410405e-06, -1.9016448992597825e-07, 2.0536313735681596e-08, 3.1783801608033696e-09, -1.4994769401410434e-10, -8.749859849516607e-11, -1.036462188738451e-11, 2.480350777341693e-12, 5.034294723492403e-13>(t2));
-}
 /// E = x - a - a log(x / a) >= 0 for a / 4 <= x <= 4 a as hi + lo (relative error about 2^-56): with
 /// s = (x - a) / (x + a) (x - a exact; the quotient's remainder kept), log(x / a) = 2 atanh(s), so
 /// E = (x - a) s - 2 a s^3 (1/3 + s^2/5 + ...), the first product exact and the series a small part.
-TL_HDI dd<double> igamma_exponent(double a, double x) {
-  const dd<double> dm = two_sum(x, -a);  // x - a as an exact pair (lo = 0 for a / 2 <= x <= 2 a)
-  const double d = dm.hi;
-  const dd<double> w = two_sum(x, a);
-  const double s = d / w.hi;
-  const dd<double> sw = two_prod(s, w.hi);
-  const double s_lo = ((((d - sw.hi) - sw.lo) + dm.lo) - s * w.lo) / w.hi;
-  const double s2 = s * s;
+/// On packets the series is as long as the packet's largest |s| needs.
+template <class V>
+TL_SPECIAL_KERNEL dd<V> igamma_exponent(const V& a, const V& x) {
+  const dd<V> dm = two_sum(x, -a);  // x - a as an exact pair (lo = 0 for a / 2 <= x <= 2 a)
+  const V d = dm.hi;
+  const dd<V> w = two_sum(x, a);
+  const V s = d / w.hi;
+  const dd<V> sw = two_prod(s, w.hi);
+  const V s_lo = ((((d - sw.hi) - sw.lo) + dm.lo) - s * w.lo) / w.hi;
+  const V s2 = s * s;
   // (atanh(s) - s) / s^3 = 1/3 + s^2/5 + ..., as many terms as |s| needs (cut below 2^-56 of E), in
   // even and odd halves side by side
-  const double s4 = s2 * s2;
-  const double at = s2 <= 0.0036  ? horner<1.0 / 3, 1.0 / 7, 1.0 / 11, 1.0 / 15>(s4) + s2 * horner<1.0 / 5, 1.0 / 9, 1.0 / 13>(s4)
-                  : s2 <= 0.035   ? horner<1.0 / 3, 1.0 / 7, 1.0 / 11, 1.0 / 15, 1.0 / 19, 1.0 / 23>(s4) + s2 * horner<1.0 / 5, 1.0 / 9, 1.0 / 13, 1.0 / 17, 1.0 / 21>(s4)
-                  : s2 <= 1.0 / 9 ? horner<1.0 / 3, 1.0 / 7, 1.0 / 11, 1.0 / 15, 1.0 / 19, 1.0 / 23, 1.0 / 27, 1.0 / 31, 1.0 / 35>(s4) + s2 * horner<1.0 / 5, 1.0 / 9, 1.0 / 13, 1.0 / 17, 1.0 / 21, 1.0 / 25, 1.0 / 29, 1.0 / 33>(s4)
-                                  : horner<1.0 / 3, 1.0 / 7, 1.0 / 11, 1.0 / 15, 1.0 / 19, 1.0 / 23, 1.0 / 27, 1.0 / 31, 1.0 / 35, 1.0 / 39, 1.0 / 43, 1.0 / 47, 1.0 / 51, 1.0 / 55, 1.0 / 59, 1.0 / 63, 1.0 / 67, 1.0 / 71, 1.0 / 75, 1.0 / 79>(s4) + s2 * horner<1.0 / 5, 1.0 / 9, 1.0 / 13, 1.0 / 17, 1.0 / 21, 1.0 / 25, 1.0 / 29, 1.0 / 33, 1.0 / 37, 1.0 / 41, 1.0 / 45, 1.0 / 49, 1.0 / 53, 1.0 / 57, 1.0 / 61, 1.0 / 65, 1.0 / 69, 1.0 / 73, 1.0 / 77, 1.0 / 81>(s4);
-  const double tail = 2 * a * s * s2 * at;
-  const dd<double> ds = two_prod(d, s);
-  const dd<double> e = two_sum(ds.hi, -tail);
-  const double lo = e.lo + ds.lo + (d * s_lo + dm.lo * s);
-  const double hi = e.hi + lo;
+  const V s4 = s2 * s2;
+  const double m = lane_max(s2);
+  const V at = m <= 0.0036  ? horner<1.0 / 3, 1.0 / 7, 1.0 / 11, 1.0 / 15>(s4) + s2 * horner<1.0 / 5, 1.0 / 9, 1.0 / 13>(s4)
+             : m <= 0.035   ? horner<1.0 / 3, 1.0 / 7, 1.0 / 11, 1.0 / 15, 1.0 / 19, 1.0 / 23>(s4) + s2 * horner<1.0 / 5, 1.0 / 9, 1.0 / 13, 1.0 / 17, 1.0 / 21>(s4)
+             : m <= 1.0 / 9 ? horner<1.0 / 3, 1.0 / 7, 1.0 / 11, 1.0 / 15, 1.0 / 19, 1.0 / 23, 1.0 / 27, 1.0 / 31, 1.0 / 35>(s4) + s2 * horner<1.0 / 5, 1.0 / 9, 1.0 / 13, 1.0 / 17, 1.0 / 21, 1.0 / 25, 1.0 / 29, 1.0 / 33>(s4)
+                            : horner<1.0 / 3, 1.0 / 7, 1.0 / 11, 1.0 / 15, 1.0 / 19, 1.0 / 23, 1.0 / 27, 1.0 / 31, 1.0 / 35, 1.0 / 39, 1.0 / 43, 1.0 / 47, 1.0 / 51, 1.0 / 55, 1.0 / 59, 1.0 / 63, 1.0 / 67, 1.0 / 71, 1.0 / 75, 1.0 / 79>(s4) + s2 * horner<1.0 / 5, 1.0 / 9, 1.0 / 13, 1.0 / 17, 1.0 / 21, 1.0 / 25, 1.0 / 29, 1.0 / 33, 1.0 / 37, 1.0 / 41, 1.0 / 45, 1.0 / 49, 1.0 / 53, 1.0 / 57, 1.0 / 61, 1.0 / 65, 1.0 / 69, 1.0 / 73, 1.0 / 77, 1.0 / 81>(s4);
+  const V tail = V(2) * a * s * s2 * at;
+  const dd<V> ds = two_prod(d, s);
+  const dd<V> e = two_sum(ds.hi, -tail);
+  const V lo = e.lo + ds.lo + (d * s_lo + dm.lo * s);
+  const V hi = e.hi + lo;
   return {hi, (e.hi - hi) + lo};
 }
+/// Stirling's correction S(a) = lgamma(a) - (a - 1/2) log a + a - log(2 pi) / 2 for a >= 1: a S(a) is
+/// interpolated in 1 / a below 8 (tests/data/special/fit_igamma_coefficients.py), the series above.
+template <class V>
+TL_SPECIAL_KERNEL V igamma_stirling(const V& a) {
+  const auto big = a >= V(8);
+  const auto interp = [&] {
+    const V u = V(1) / a;
+    const V t = vfma(u, V(16.0 / 7), V(-9.0 / 7)), t2 = t * t;  // even and odd parts side by side
+    return u * (horner<0.08252025721565209, -0.0003426559574552708, -2.7541259598230554e-06, 9.606890399796871e-07, -2.774679096823383e-09, -1.0311044237630795e-08, -4.921868945294926e-10, 1.7065595344332545e-10, 3.180937239615323e-11, 1.974698134209737e-12, -2.2960779460298668e-12, 4.1317387911217206e-14>(t2) + t * horner<-0.0011782573874304734, 6.647787378172115e-05, -2.3814419528410405e-06, -1.9016448992597825e-07, 2.0536313735681596e-08, 3.1783801608033696e-09, -1.4994769401410434e-10, -8.749859849516607e-11, -1.036462188738451e-11, 2.480350777341693e-12, 5.034294723492403e-13>(t2));
+  };
+  if (all_of(big)) return stirling_correction(a);
+  if (!any_of(big)) return interp();
+  return sel(big, stirling_correction(a), interp());
+}
 /// x^a e^-x / Gamma(a), a > 0, x > 0.
-TL_HDI double igamma_prefactor(double a, double x) {
-  if (a >= 1 && x >= 0.25 * a && x <= 4 * a) {
-    const dd<double> e = igamma_exponent(a, x);
-    const dd<double> es = two_sum(e.hi, igamma_stirling(a));
+template <class V>
+TL_SPECIAL_KERNEL V igamma_prefactor(const V& a, const V& x) {
+  const auto ge1 = a >= V(1);
+  const auto near = ge1 && (x >= V(0.25) * a) && (x <= V(4) * a);
+  V r(0);
+  if (any_of(near)) {
+    const dd<V> e = igamma_exponent(a, x);
+    const dd<V> es = two_sum(e.hi, igamma_stirling(a));
     // sqrt(a / (2 pi)) = m (1 + r): its rounding joins the exponent's low part
-    const dd<double> ac = two_prod(a, 0.15915494309189535);
-    const double acl = ac.lo + a * -9.839338337591243e-18;
-    const double m = std::sqrt(ac.hi);
-    const dd<double> mm = two_prod(m, m);
-    const double r = (((ac.hi - mm.hi) - mm.lo) + acl) / (2 * ac.hi);
-    return times_exp(m, -es.hi, r - (es.lo + e.lo));
+    const dd<V> ac = two_prod(a, V(0.15915494309189535));
+    const V acl = ac.lo + a * V(-9.839338337591243e-18);
+    const V m = vsqrt(ac.hi);
+    const dd<V> mm = two_prod(m, m);
+    const V rr = (((ac.hi - mm.hi) - mm.lo) + acl) / (V(2) * ac.hi);
+    r = times_exp(m, -es.hi, rr - (es.lo + e.lo));
   }
-  if (a >= 1) {
-    const double t = (x - a) / a;
-    const double e = (t >= -0.5 ? a * log1pmx(t) : a * std::log(x / a) + (a - x)) - igamma_stirling(a);
-    return std::sqrt(a * 0.15915494309189533577) * std::exp(e);
+  const auto far = ge1 && !near;
+  if (any_of(far)) {
+    // |t| >= 3/4 here, where log1p(t) - t is accurate as it stands
+    const V t = (x - a) / a;
+    const V e = sel(t >= V(-0.5), a * (vlog1p(t) - t), a * vlog(x / a) + (a - x)) - igamma_stirling(a);
+    r = sel(far, times_exp(vsqrt(a * V(0.15915494309189533577)), e, V(0)), r);
   }
-  return std::exp(a * std::log(x) - x - lgamma_kernel(a));
+  const auto small = !ge1;
+  if (any_of(small)) r = sel(small, times_exp(V(1), a * vlog(x) - x - lgamma_kernel(a), V(0)), r);
+  return r;
 }
 /// P(a, x) by its power series x^a e^-x / Gamma(a + 1) (1 + x / (a + 1) (1 + x / (a + 2) (1 + ...))):
 /// the forward sum finds the number of terms n, the value is the nested form evaluated from term
 /// 5n/4 + 4 inwards as a numerator and denominator (no division per step), where each rounding is damped by
 /// the factors x / (a + k) < 1 that follow (the forward terms carry up to n roundings each: 5 ULP
-/// near x = a = 10).
-TL_HDI double igam_series(double a, double x) {
-  const double f = igamma_prefactor(a, x);
-  if (f == 0) return 0;
-  double term = 1, sum = 1;
+/// near x = a = 10). On packets n is the largest over the lanes.
+template <class V>
+TL_SPECIAL_KERNEL V igam_series(const V& a, const V& x) {
+  const V f = igamma_prefactor(a, x);
+  if (all_of(f == V(0))) return V(0);
+  V term(1), sum(1);
   int n = 1;
   for (; n < igamma_max_iter; ++n) {
-    term *= x / (a + n);
-    sum += term;
-    if (term <= igamma_eps * sum) break;
+    term = term * (x / (a + V(n)));
+    sum = sum + term;
+    if (all_of(term <= V(igamma_eps) * sum)) break;
   }
-  double num = 1, den = 1;
+  V num(1), den(1);
   for (int k = n + n / 4 + 4; k >= 1; --k) {  // beyond n: the terms shrink slowly near x = a
-    const double ak = a + k;
+    const V ak = a + V(k);
     num = ak * den + x * num;
-    den *= ak;
-    if (den > 0x1p500) {
-      num *= 0x1p-500;
-      den *= 0x1p-500;
-    }
+    den = den * ak;
+    const auto big = den > V(0x1p500);
+    num = sel(big, num * V(0x1p-500), num);
+    den = sel(big, den * V(0x1p-500), den);
   }
-  return f * (num / den) / a;
+  return sel(f == V(0), V(0), f * (num / den) / a);
 }
 /// Q(a, x) by Legendre's continued fraction (x > 1, x >= a): 1 / (x + 1 - a - 1 (1 - a) / (x + 3 - a - ...)).
 /// The forward three-term recurrences of the convergents only find the number of terms n (the first
-/// convergent that changes by at most 2^-53, tested without a division); the value is then
-/// evaluated backwards from term 5n/4 + 4 (the changes shrink slowly at x = 1 - 2, so stopping at n
-/// leaves several ULP), as a numerator and denominator (no division per step): the forward
-/// convergents accumulate up to 30 ULP at x = 1 - 2, the backward evaluation 1.5.
-TL_HDI double igamc_fraction(double a, double x) {
-  const double f = igamma_prefactor(a, x);
-  if (f == 0) return 0;
-  double y = 1 - a, z = x + y + 1;
-  double p0 = 1, q0 = x, p1 = x + 1, q1 = z * x;
+/// convergent that changes by at most 2^-53, tested without a division; on packets, the first where
+/// every lane has); the value is then evaluated backwards from term 5n/4 + 4 (the changes shrink
+/// slowly at x = 1 - 2, so stopping at n leaves several ULP), as a numerator and denominator (no
+/// division per step): the forward convergents accumulate up to 30 ULP at x = 1 - 2, the backward
+/// evaluation 1.5.
+template <class V>
+TL_SPECIAL_KERNEL V igamc_fraction(const V& a, const V& x) {
+  const V f = igamma_prefactor(a, x);
+  if (all_of(f == V(0))) return V(0);
+  V y = V(1) - a, z = x + y + V(1);
+  V p0(1), q0 = x, p1 = x + V(1), q1 = z * x;
+  auto done = V(0) != V(0);
   int n = 1;
   for (; n < igamma_max_iter; ++n) {
-    y += 1;
-    z += 2;
-    const double yk = y * n;
-    const double p2 = p1 * z - p0 * yk, q2 = q1 * z - q0 * yk;
-    const bool done = std::fabs(p2 * q1 - p1 * q2) <= igamma_eps * std::fabs(p2 * q1);
+    y = y + V(1);
+    z = z + V(2);
+    const V yk = y * V(n);
+    const V p2 = p1 * z - p0 * yk, q2 = q1 * z - q0 * yk;
+    done = done || (vabs(p2 * q1 - p1 * q2) <= V(igamma_eps) * vabs(p2 * q1));
     p0 = p1;
     q0 = q1;
     p1 = p2;
     q1 = q2;
-    if (std::fabs(p1) > 0x1p500) {
-      p0 *= 0x1p-500;
-      q0 *= 0x1p-500;
-      p1 *= 0x1p-500;
-      q1 *= 0x1p-500;
-    }
-    if (done) break;
+    const auto big = vabs(p1) > V(0x1p500);
+    p0 = sel(big, p0 * V(0x1p-500), p0);
+    q0 = sel(big, q0 * V(0x1p-500), q0);
+    p1 = sel(big, p1 * V(0x1p-500), p1);
+    q1 = sel(big, q1 * V(0x1p-500), q1);
+    if (all_of(done)) break;
   }
   // the tail t = num / den = k (k - a) / (x + 2k + 1 - a - t') from k = n + 1 down to 1
-  const double xa = x - a;  // exact near x = a, where x + 2k + 1 - a would round twice
-  double num = 0, den = 1;
+  const V xa = x - a;  // exact near x = a, where x + 2k + 1 - a would round twice
+  V num(0), den(1);
   for (int k = n + n / 4 + 4; k >= 1; --k) {  // beyond n: the changes shrink slowly near x = 1
-    const double nk = k * (k - a) * den;
-    den = (xa + (2 * k + 1)) * den - num;
+    const V nk = V(k) * (V(k) - a) * den;
+    den = (xa + V(2 * k + 1)) * den - num;
     num = nk;
-    if (std::fabs(den) > 0x1p500) {
-      num *= 0x1p-500;
-      den *= 0x1p-500;
-    }
+    const auto big = vabs(den) > V(0x1p500);
+    num = sel(big, num * V(0x1p-500), num);
+    den = sel(big, den * V(0x1p-500), den);
   }
-  return f * den / ((xa + 1) * den - num);
+  return sel(f == V(0), V(0), f * den / ((xa + V(1)) * den - num));
 }
 /// lgamma(1 + a) for a > -1/4, accurate near a = 0.
 TL_HDI double lgamma1p(double a) {

@@ -23,11 +23,6 @@ template <class V>
 TL_SPECIAL_KERNEL V rgamma1(const V& f) {
   return horner<1.1283791670955126, -0.02058726322264155, -0.13166360888138612, 0.02188775325549182, 0.003185428765481639, -0.001317349042766738, 0.00010332652854403086, 1.656821439510613e-05, -4.338790056516859e-06, 2.9757347803549153e-07, 2.4760940879967047e-08, -6.785549591814963e-09, 5.264192432213888e-10, 7.0729485664472615e-12, -5.442797829361199e-12, 5.220830229260097e-13, -1.2932248720013111e-14, -2.1128541746182403e-15>(vfma(f, V(2), V(-1)));
 }
-/// Largest lane of v (v itself for a scalar).
-template <class V>
-TL_SPECIAL_KERNEL double lane_max(const V& v) {
-  return -lane_min(V(-v));
-}
 /// Gamma(x): +-inf at +-0, NaN at the negative integers and -inf, +inf above 171.62, +-0 below
 /// the underflow.
 template <class V>
