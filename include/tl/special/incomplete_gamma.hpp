@@ -32,39 +32,42 @@ template <bool Upper, class D>
 TL_INLINE D igamma_packet(const D& a, const D& x) {
   constexpr std::size_t n = D::size;
   constexpr double inf = std::numeric_limits<double>::infinity();
-  alignas(64) double av[n], xv[n], kind[n];
-  a.store_aligned(av);
-  x.store_aligned(xv);
-  bool any_scalar = false;
-  for (std::size_t i = 0; i < n; ++i) {
-    const double ai = av[i], xi = xv[i];
-    int k = 2;  // 0: the series of P, 1: the fraction of Q, 2: the scalar kernel
-    if (ai > 0 && xi > 0 && ai < inf && xi < inf && !igamma_use_temme(ai, xi)) {  // false for NaN
-      if constexpr (Upper) {
-        k = igamc_method(ai, xi);
-      } else {
-        k = xi > 1 && xi > ai ? (xi > 1.1 ? 1 : 2) : 0;
-      }
-    }
-    kind[i] = k;
-    any_scalar = any_scalar || k == 2;
+  // the method of each lane, as the scalar kernel chooses it (false for NaN)
+  const auto valid = (a > D(0)) && (x > D(0)) && (a < D(inf)) && (x < D(inf)) &&
+                     !((a >= D(10)) && (xsimd::abs(x - a) <= D(0.3) * a));  // not Temme's region
+  const auto big_x = x > D(1.1);
+  auto ms = valid, mf = valid && big_x && (x >= a);
+  if constexpr (Upper) {  // igamc_method: series (1 - P), fraction, or Q's small-x series (scalar)
+    const auto low = x <= D(0.5);
+    auto series = (big_x && (x < a)) || (!big_x && !low && (x * D(1.1) < a));
+    if (xsimd::any(low && valid)) series = series || (low && (D(-0.4) / xsimd::log(x) < a));
+    ms = ms && series;
+  } else {  // P: the fraction (1 - Q) above max(a, 1.1), the scalar kernel in (1, 1.1]
+    ms = ms && !((x > D(1)) && (x > a));
   }
-  const D kd = D::load_aligned(kind);
-  const auto ms = kd == D(0), mf = kd == D(1);
   D r(0);
-  if (xsimd::any(ms)) {
-    const D p = igam_series(xsimd::select(ms, a, D(1)), xsimd::select(ms, x, D(0.5)));
-    r = xsimd::select(ms, Upper ? D(1) - p : p, r);
+  if (xsimd::any(ms || mf)) {
+    // one prefactor for both methods; scalar lanes take the series' stand-in
+    const auto mp = ms || mf;
+    const D f = igamma_prefactor(xsimd::select(mp, a, D(1)), xsimd::select(mp, x, D(0.5)));
+    if (xsimd::any(ms)) {
+      const D p = f * igam_series_sum(xsimd::select(ms, a, D(1)), xsimd::select(ms, x, D(0.5)));
+      r = xsimd::select(ms, Upper ? D(1) - p : p, r);
+    }
+    if (xsimd::any(mf)) {
+      const D q = f * igamc_fraction_value(xsimd::select(mf, a, D(4)), xsimd::select(mf, x, D(16)));
+      r = xsimd::select(mf, Upper ? q : D(1) - q, r);
+    }
   }
-  if (xsimd::any(mf)) {
-    const D q = igamc_fraction(xsimd::select(mf, a, D(4)), xsimd::select(mf, x, D(16)));
-    r = xsimd::select(mf, Upper ? q : D(1) - q, r);
-  }
-  if (any_scalar) {
-    alignas(64) double rv[n];
+  const auto scalar = !(ms || mf);
+  if (xsimd::any(scalar)) {
+    alignas(64) double av[n], xv[n], rv[n], sv[n];  // sv: 1 where the lane runs the scalar kernel
+    a.store_aligned(av);
+    x.store_aligned(xv);
     r.store_aligned(rv);
+    xsimd::select(scalar, D(1), D(0)).store_aligned(sv);
     for (std::size_t i = 0; i < n; ++i)
-      if (kind[i] == 2) rv[i] = Upper ? gammaincc_eval(av[i], xv[i]) : gammainc_eval(av[i], xv[i]);
+      if (sv[i] != 0) rv[i] = Upper ? gammaincc_eval(av[i], xv[i]) : gammainc_eval(av[i], xv[i]);
     r = D::load_aligned(rv);
   }
   return r;

@@ -102,44 +102,64 @@ TL_SPECIAL_KERNEL V igamma_prefactor(const V& a, const V& x) {
   if (any_of(small)) r = sel(small, times_exp(V(1), a * vlog(x) - x - lgamma_kernel(a), V(0)), r);
   return r;
 }
-/// P(a, x) by its power series x^a e^-x / Gamma(a + 1) (1 + x / (a + 1) (1 + x / (a + 2) (1 + ...))):
-/// the forward sum finds the number of terms n, the value is the nested form evaluated from term
-/// 5n/4 + 4 inwards as a numerator and denominator (no division per step), where each rounding is damped by
-/// the factors x / (a + k) < 1 that follow (the forward terms carry up to n roundings each: 5 ULP
-/// near x = a = 10). On packets n is the largest over the lanes.
+/// How often the loops below look for numerators and denominators to scale down by 2^-500: every
+/// 4th step while no step can grow them by more than 2^100 (|a| and x below 2^80), else every step
+/// (the test and the masked scaling sit on the loops' dependency chains).
 template <class V>
-TL_SPECIAL_KERNEL V igam_series(const V& a, const V& x) {
-  const V f = igamma_prefactor(a, x);
-  if (all_of(f == V(0))) return V(0);
-  V term(1), sum(1);
+TL_SPECIAL_KERNEL int igamma_rescale_period(const V& a, const V& x) {
+  return lane_max(vmax(vabs(a), vabs(x))) < 0x1p80 ? 4 : 1;
+}
+/// num, den *= 2^-500 in the lanes where |den| > 2^500.
+template <class V>
+TL_SPECIAL_KERNEL void igamma_rescale(V& num, V& den) {
+  const auto big = vabs(den) > V(0x1p500);
+  num = sel(big, num * V(0x1p-500), num);
+  den = sel(big, den * V(0x1p-500), den);
+}
+/// P(a, x) / prefactor by the power series (1 + x / (a + 1) (1 + x / (a + 2) (1 + ...))) / a: a
+/// forward pass finds the number of terms n (the first term below 2^-53, a bound on 2^-53 of the
+/// sum that needs no division: numerator and denominator of the term kept apart), the value is the
+/// nested form evaluated from term 5n/4 + 4 inwards as a numerator and denominator (no division per
+/// step), where each rounding is damped by the factors x / (a + k) < 1 that follow (the forward
+/// terms carry up to n roundings each: 5 ULP near x = a = 10). On packets n is the largest over
+/// the lanes.
+template <class V>
+TL_SPECIAL_KERNEL V igam_series_sum(const V& a, const V& x) {
+  const int period = igamma_rescale_period(a, x);
+  V tn(1), td(1);
   int n = 1;
   for (; n < igamma_max_iter; ++n) {
-    term = term * (x / (a + V(n)));
-    sum = sum + term;
-    if (all_of(term <= V(igamma_eps) * sum)) break;
+    tn = tn * x;
+    td = td * (a + V(n));
+    if (all_of(tn <= V(igamma_eps) * td)) break;
+    if (n % period == 0) igamma_rescale(tn, td);
   }
   V num(1), den(1);
   for (int k = n + n / 4 + 4; k >= 1; --k) {  // beyond n: the terms shrink slowly near x = a
     const V ak = a + V(k);
     num = ak * den + x * num;
     den = den * ak;
-    const auto big = den > V(0x1p500);
-    num = sel(big, num * V(0x1p-500), num);
-    den = sel(big, den * V(0x1p-500), den);
+    if (k % period == 0) igamma_rescale(num, den);
   }
-  return sel(f == V(0), V(0), f * (num / den) / a);
+  return (num / den) / a;
 }
-/// Q(a, x) by Legendre's continued fraction (x > 1, x >= a): 1 / (x + 1 - a - 1 (1 - a) / (x + 3 - a - ...)).
-/// The forward three-term recurrences of the convergents only find the number of terms n (the first
-/// convergent that changes by at most 2^-53, tested without a division; on packets, the first where
-/// every lane has); the value is then evaluated backwards from term 5n/4 + 4 (the changes shrink
-/// slowly at x = 1 - 2, so stopping at n leaves several ULP), as a numerator and denominator (no
-/// division per step): the forward convergents accumulate up to 30 ULP at x = 1 - 2, the backward
-/// evaluation 1.5.
+/// P(a, x) by its power series x^a e^-x / Gamma(a + 1) (1 + x / (a + 1) (1 + ...)).
 template <class V>
-TL_SPECIAL_KERNEL V igamc_fraction(const V& a, const V& x) {
+TL_SPECIAL_KERNEL V igam_series(const V& a, const V& x) {
   const V f = igamma_prefactor(a, x);
   if (all_of(f == V(0))) return V(0);
+  return sel(f == V(0), V(0), f * igam_series_sum(a, x));
+}
+/// Q(a, x) / prefactor by Legendre's continued fraction (x > 1, x >= a): 1 / (x + 1 - a - 1 (1 - a) /
+/// (x + 3 - a - ...)). The forward three-term recurrences of the convergents only find the number
+/// of terms n (the first convergent that changes by at most 2^-53, tested without a division; on
+/// packets, the first where every lane has); the value is then evaluated backwards from term
+/// 5n/4 + 4 (the changes shrink slowly at x = 1 - 2, so stopping at n leaves several ULP), as a
+/// numerator and denominator (no division per step): the forward convergents accumulate up to 30
+/// ULP at x = 1 - 2, the backward evaluation 1.5.
+template <class V>
+TL_SPECIAL_KERNEL V igamc_fraction_value(const V& a, const V& x) {
+  const int period = igamma_rescale_period(a, x);
   V y = V(1) - a, z = x + y + V(1);
   V p0(1), q0 = x, p1 = x + V(1), q1 = z * x;
   auto done = V(0) != V(0);
@@ -154,12 +174,14 @@ TL_SPECIAL_KERNEL V igamc_fraction(const V& a, const V& x) {
     q0 = q1;
     p1 = p2;
     q1 = q2;
-    const auto big = vabs(p1) > V(0x1p500);
-    p0 = sel(big, p0 * V(0x1p-500), p0);
-    q0 = sel(big, q0 * V(0x1p-500), q0);
-    p1 = sel(big, p1 * V(0x1p-500), p1);
-    q1 = sel(big, q1 * V(0x1p-500), q1);
     if (all_of(done)) break;
+    if (n % period == 0) {
+      const auto big = vabs(p1) > V(0x1p500) || vabs(q1) > V(0x1p500);
+      p0 = sel(big, p0 * V(0x1p-500), p0);
+      q0 = sel(big, q0 * V(0x1p-500), q0);
+      p1 = sel(big, p1 * V(0x1p-500), p1);
+      q1 = sel(big, q1 * V(0x1p-500), q1);
+    }
   }
   // the tail t = num / den = k (k - a) / (x + 2k + 1 - a - t') from k = n + 1 down to 1
   const V xa = x - a;  // exact near x = a, where x + 2k + 1 - a would round twice
@@ -168,11 +190,16 @@ TL_SPECIAL_KERNEL V igamc_fraction(const V& a, const V& x) {
     const V nk = V(k) * (V(k) - a) * den;
     den = (xa + V(2 * k + 1)) * den - num;
     num = nk;
-    const auto big = vabs(den) > V(0x1p500);
-    num = sel(big, num * V(0x1p-500), num);
-    den = sel(big, den * V(0x1p-500), den);
+    if (k % period == 0) igamma_rescale(num, den);
   }
-  return sel(f == V(0), V(0), f * den / ((xa + V(1)) * den - num));
+  return den / ((xa + V(1)) * den - num);
+}
+/// Q(a, x) by the continued fraction times the prefactor.
+template <class V>
+TL_SPECIAL_KERNEL V igamc_fraction(const V& a, const V& x) {
+  const V f = igamma_prefactor(a, x);
+  if (all_of(f == V(0))) return V(0);
+  return sel(f == V(0), V(0), f * igamc_fraction_value(a, x));
 }
 /// lgamma(1 + a) for a > -1/4, accurate near a = 0.
 TL_HDI double lgamma1p(double a) {
