@@ -82,9 +82,34 @@ TL_HDI double poly_eval(double x, double nd) {
   return poly_recurrence<K>(x, n);
 }
 
+/// acos(y) on a packet of doubles, |y| <= 1, to about half an ULP (xsimd's acos is 1.2 ULP, and
+/// the trigonometric forms multiply the error of acos by up to n + 1/2): asin(r) = r + r z A(z),
+/// z = r^2 <= 1/4 (A: our Chebyshev fit, fit_special_coefficients.py); pi/2 - y formed exactly
+/// below |y| = 1/2; above, 2 asin(s) or pi - 2 asin(s) with s = sqrt((1 -+ y) / 2) and the
+/// square root's rounding error carried.
+template <class D>
+TL_INLINE D acos_packet(const D& y) {
+  const auto A = [](const D& z) {
+    return horner<0.17680460199399817, 0.010972967607792887, 0.0009145648551062361, 8.778021135212931e-05, 9.151973254686311e-06, 1.0074723775341686e-06, 1.1524657200383183e-07, 1.3565257670245776e-08, 1.6323759553538724e-09, 1.9991028034402914e-10, 2.4801535695167338e-11, 3.117793757139341e-12, 4.202279751015744e-13, 5.38639347086339e-14>(vfma(z, D(8), D(-1)));
+  };
+  const D ay = xsimd::abs(y);
+  // |y| <= 1/2: (pi/2 - y) exactly as hi + lo, then the small rest
+  const D z0 = y * y;
+  const dd<D> t0 = two_sum(D(1.5707963267948966), -y);
+  const D near = t0.hi + (t0.lo + (D(6.123233995736766e-17) - y * z0 * A(z0)));
+  // |y| > 1/2: z = (1 - |y|) / 2 exactly, s + c = sqrt(z) to twice the precision
+  const D z = (D(1) - ay) * D(0.5);
+  const D s = xsimd::sqrt(z);
+  const D c = xsimd::select(s > D(0), vfma(-s, s, z) / (s + s), D(0));
+  const D lo = c + s * z * A(z);  // asin(s + c) - s
+  const dd<D> t1 = two_sum(D(3.141592653589793), D(-2) * s);
+  const D far = xsimd::select(y > D(0), D(2) * (s + lo), t1.hi + (t1.lo + (D(1.2246467991473532e-16) - D(2) * lo)));
+  return xsimd::select(ay <= D(0.5), near, far);
+}
+
 /// The Chebyshev polynomial of kind K and degree n >= 1 on a packet of doubles: the same formulas
 /// and cases as poly_eval (exact values at |y| = 1, the trigonometric forms for |y| < 1 and large
-/// n, the recurrence elsewhere): acos from libm per lane, cos and sin from xsimd.
+/// n, the recurrence elsewhere): acos_packet, cos and sin from xsimd.
 template <poly_kind K, class D>
 TL_INLINE D chebyshev_packet(const D& y, long long n) {
   const double n1 = static_cast<double>(n);
@@ -94,12 +119,7 @@ TL_INLINE D chebyshev_packet(const D& y, long long n) {
   D res(0);
   if (!trig || !xsimd::all(inside)) res = poly_recurrence<K>(y, n);
   if (trig) {
-    // acos from libm lane by lane: the trigonometric forms multiply its error by up to n + 1/2,
-    // and libm's (0.5 ULP) is more accurate than xsimd's (1.2 ULP); the rest runs on packets.
-    alignas(64) double buf[D::size];
-    y.store_aligned(buf);
-    for (std::size_t i = 0; i < D::size; ++i) buf[i] = std::acos(buf[i]);
-    const D th = D::load_aligned(buf);
+    const D th = acos_packet(y);
     D f;
     if constexpr (K == poly_kind::t) {
       f = xsimd::cos(D(n1) * th);

@@ -12,6 +12,7 @@ double-precision Horner evaluation over a dense grid.
   erfinv(y) / y      = E1(u), u = w / 3.125 - 1,                      w = -log(1 - y^2) <= 6.25
   erfinv(y)          = E2(u), u = (s - 3.25) / 0.75,                  s = sqrt(w) in [2.5, 4]
   erfinv(y)          = E3(u), u = (s - 5.25) / 1.25,                  s in [4, 6.5]
+  (asin(r) / r - 1) / z = A(u), u = 8 z - 1, z = r^2 in [0, 1/4]     (acos of the Chebyshev polynomials)
 
 Run: python3 fit_special_coefficients.py
 """
@@ -84,6 +85,14 @@ def erfinv_of_s(lo, hi):
     return f
 
 
+def asin_r(u):
+    z = (u + 1) / 8
+    if z == 0:
+        return mp.mpf(1) / 6
+    r = mp.sqrt(z)
+    return (mp.asin(r) / r - 1) / z
+
+
 def report(name, m, f, us):
     m = [float(v) for v in m]
     err = max(abs((horner(m, float(u)) - f(mp.mpf(u))) / f(mp.mpf(u))) for u in us)
@@ -100,3 +109,4 @@ if __name__ == "__main__":
     report("erfinv(y) in sqrt(w), [2.5, 4]", to_monomial(cheb_coeffs(e2, 20)), e2, grid)
     e3 = erfinv_of_s(mp.mpf(4), mp.mpf("6.5"))
     report("erfinv(y) in sqrt(w), [4, 6.5]", to_monomial(cheb_coeffs(e3, 22)), e3, grid)
+    report("(asin(r)/r - 1)/r^2", to_monomial(cheb_coeffs(asin_r, 14)), asin_r, grid)
