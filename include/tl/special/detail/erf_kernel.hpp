@@ -80,13 +80,16 @@ TL_SPECIAL_KERNEL V ndtr_kernel(const V& x) {
 }
 template <class V>
 TL_SPECIAL_KERNEL V log_ndtr_kernel(const V& x) {
-  // ndtr < 1/2: log of ndtr (the tail through log erfcx - x^2 / 2); ndtr > 1/2: log1p(-(1 - ndtr)).
+  // ndtr < 1/2: log of ndtr (the tail through log erfcx - x^2 / 2); ndtr > 1/2: log1p(-(1 - ndtr)),
+  // as log(u) + ((1 - u) - q) / u with u = 1 - q rounded (the correction restores what the rounding
+  // of u lost), so that every lane takes one logarithm.
   const auto p = ndtr_split(x);
-  const auto low = p.z >= V(0.75);
-  const V lg = vlog(sel(low, p.half_cx, p.mid)) - sel(low, V(0.5) * p.q.hi + V(0.5) * p.q.lo, V(0));
+  const auto low = p.z >= V(0.75), upper = p.z < V(0);
   // 1 - ndtr = 0.5 + 0.5 erf(z) for z < 0 (rounded once; 1 - mid would add mid's rounding error).
   const V q = sel(p.z <= V(-0.75), p.tail, V(0.5) + V(0.5) * erf_small(p.z));
-  return sel(p.z < V(0), vlog1p(-q), lg);
+  const V u = V(1) - q;
+  const V l = vlog(sel(upper, u, sel(low, p.half_cx, p.mid)));
+  return sel(upper, l + ((V(1) - u) - q) / u, l - sel(low, V(0.5) * p.q.hi + V(0.5) * p.q.lo, V(0)));
 }
 
 /// erfinv(y) / y for w = -log(1 - y^2) in [0, 6.25].
