@@ -36,7 +36,7 @@ TL_INLINE D igamma_packet(const D& a, const D& x) {
   const auto valid = (a > D(0)) && (x > D(0)) && (a < D(inf)) && (x < D(inf)) &&
                      !((a >= D(10)) && (xsimd::abs(x - a) <= D(0.3) * a));  // not Temme's region
   const auto big_x = x > D(1.1);
-  auto ms = valid, mf = valid && big_x && (x >= a);
+  auto ms = valid, mf = valid && big_x && (Upper ? x >= a : x > a);  // x = a: Q's fraction, P's series
   if constexpr (Upper) {  // igamc_method: series (1 - P), fraction, or Q's small-x series (scalar)
     const auto low = x <= D(0.5);
     auto series = (big_x && (x < a)) || (!big_x && !low && (x * D(1.1) < a));
