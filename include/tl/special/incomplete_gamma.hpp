@@ -100,12 +100,10 @@ struct zeta_fn : lanewise_binary<zeta_fn> {
   template <class B>
   TL_INLINE B packet(const B& s, const B& q) const {
     using T = typename B::value_type;
-    alignas(64) T sb[B::size];
-    s.store_aligned(sb);
-    bool uniform = sb[0] >= 2 && sb[0] <= 64 && sb[0] == std::floor(sb[0]);  // false for NaN
-    for (std::size_t i = 1; i < B::size; ++i) uniform = uniform && sb[i] == sb[0];
+    const double s0 = common_lane(s);
+    const bool uniform = s0 >= 2 && s0 <= 64 && s0 == std::floor(s0);  // false for NaN
     if (!uniform || xsimd::any(q < B(-64))) return lanewise_binary<zeta_fn>::packet(s, q);
-    const int order = static_cast<int>(sb[0]);
+    const int order = static_cast<int>(s0);
     const auto run = [order](const auto& qd) {
       using D = std::remove_cvref_t<decltype(qd)>;
       constexpr double inf = std::numeric_limits<double>::infinity();

@@ -160,12 +160,9 @@ struct poly_fn : lanewise_binary<poly_fn<K, Shifted>> {
   template <class B>
   TL_INLINE B packet(const B& x, const B& n) const {
     using T = typename B::value_type;
-    alignas(64) T nb[B::size];
-    n.store_aligned(nb);
-    bool uniform = nb[0] >= 1 && nb[0] < T(0x1p62);  // also false for NaN
-    for (std::size_t i = 1; i < B::size; ++i) uniform = uniform && nb[i] == nb[0];
-    if (uniform) {
-      const long long nn = static_cast<long long>(nb[0]);
+    const double n0 = common_lane(n);
+    if (n0 >= 1 && n0 < 0x1p62) {  // also false for NaN
+      const long long nn = static_cast<long long>(n0);
       const auto run = [nn](const auto& xd) {
         using D = std::remove_cvref_t<decltype(xd)>;
         const D y = Shifted ? xd + xd - D(1) : xd;  // rounded as eval rounds it (exact for a float x)

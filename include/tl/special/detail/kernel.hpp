@@ -246,6 +246,17 @@ struct native_binary : tl::detail::floating_binary {
 /// Binary functors whose kernel is a scalar double function Derived::eval(x, y) with a
 /// data-dependent iteration count: float operands compute in double and round once; the packet
 /// form runs the scalar kernel lane by lane (so the expressions around it stay vectorized).
+/// The value every lane of v holds, or NaN where the lanes differ (a scalar operand broadcast over
+/// a packet is the common case that packet kernels specialize for).
+template <class B>
+TL_INLINE double common_lane(const B& v) {
+  alignas(64) typename B::value_type lanes[B::size];
+  v.store_aligned(lanes);
+  for (std::size_t i = 1; i < B::size; ++i)
+    if (lanes[i] != lanes[0]) return std::numeric_limits<double>::quiet_NaN();
+  return static_cast<double>(lanes[0]);
+}
+
 template <class Derived>
 struct lanewise_binary : tl::detail::floating_binary {
   template <class T>
