@@ -20,9 +20,209 @@
 
 namespace tl::fft::detail {
 
-/// Packet type used by the kernels for real type T.
+/// Packet type used by the kernels for real type T: the widest register of the build.
 template <class T>
 using packet = xsimd::batch<T>;
+/// The next narrower packets (T itself where the build has none): stages whose contiguous run is
+/// shorter than a full packet, and the tails of longer runs, use them before falling back to
+/// scalars. AVX-512 builds: 512, 256, 128 bits; AVX builds: 256, 128; SSE2: 128 only.
+#if defined(__AVX512F__) && defined(__AVX2__)
+template <class T>
+using half_packet = xsimd::batch<T, xsimd::avx2>;
+template <class T>
+using quarter_packet = xsimd::batch<T, xsimd::sse2>;
+#elif defined(__AVX__)
+template <class T>
+using half_packet = xsimd::batch<T, xsimd::sse2>;
+template <class T>
+using quarter_packet = T;
+#else
+template <class T>
+using half_packet = T;
+template <class T>
+using quarter_packet = T;
+#endif
+
+/// Lanes of a packet type (1 for a scalar).
+template <class V>
+inline constexpr index_t lanes_of = [] {
+  if constexpr (std::is_floating_point_v<V>)
+    return index_t{1};
+  else
+    return static_cast<index_t>(V::size);
+}();
+
+/// Calls f(std::type_identity<V>{}, from, to) with the widest packet type V whose width fits the
+/// rest of [j0, j1), for the largest multiple of that width, then narrower ones, then scalars.
+template <class T, class F>
+TL_INLINE void for_each_width(index_t j0, index_t j1, F&& f) {
+  index_t j = j0;
+  auto take = [&]<class V>(std::type_identity<V> tag) {
+    constexpr index_t w = lanes_of<V>;
+    const index_t e = j + (j1 - j) / w * w;
+    if (e > j) f(tag, j, e);
+    j = e;
+  };
+  take(std::type_identity<packet<T>>{});
+  if constexpr (!std::is_same_v<half_packet<T>, T>) take(std::type_identity<half_packet<T>>{});
+  if constexpr (!std::is_same_v<quarter_packet<T>, T>) take(std::type_identity<quarter_packet<T>>{});
+  take(std::type_identity<T>{});
+}
+
+/// (x, y) = lanes src(i, n) of the concatenation (a, b), for i < 2 n (n lanes per packet), through
+/// memory: the lane shuffles on targets without a dedicated form.
+template <class V, class F>
+TL_INLINE void permute_pair(const V& a, const V& b, V& x, V& y, F src) {
+  constexpr std::size_t n = V::size;
+  alignas(64) typename V::value_type in[2 * n], out[2 * n];
+  a.store_unaligned(in);
+  b.store_unaligned(in + n);
+  for (std::size_t i = 0; i < 2 * n; ++i) out[i] = in[src(i, n)];
+  x = V::load_unaligned(out);
+  y = V::load_unaligned(out + n);
+}
+
+/// lo, hi = the lanes of a and b interleaved (a0 b0 a1 b1 ... across the whole register: lo holds
+/// the first halves of a and b, hi the second halves).
+template <class V>
+TL_INLINE void zip(const V& a, const V& b, V& lo, V& hi) {
+  using T = typename V::value_type;
+  constexpr std::size_t bytes = tl::detail::simd_register_bytes<V>();
+  if constexpr (false) {
+  }
+#if defined(__SSE2__)
+  else if constexpr (bytes == 16) {
+    if constexpr (std::is_same_v<T, float>) {
+      lo = _mm_unpacklo_ps(a, b);
+      hi = _mm_unpackhi_ps(a, b);
+    } else {
+      lo = _mm_unpacklo_pd(a, b);
+      hi = _mm_unpackhi_pd(a, b);
+    }
+  }
+#endif
+#if defined(__AVX__)
+  else if constexpr (bytes == 32) {
+    if constexpr (std::is_same_v<T, float>) {
+      const __m256 u = _mm256_unpacklo_ps(a, b), v = _mm256_unpackhi_ps(a, b);
+      lo = _mm256_permute2f128_ps(u, v, 0x20);
+      hi = _mm256_permute2f128_ps(u, v, 0x31);
+    } else {
+      const __m256d u = _mm256_unpacklo_pd(a, b), v = _mm256_unpackhi_pd(a, b);
+      lo = _mm256_permute2f128_pd(u, v, 0x20);
+      hi = _mm256_permute2f128_pd(u, v, 0x31);
+    }
+  }
+#endif
+#if defined(__AVX512F__)
+  else if constexpr (bytes == 64) {
+    if constexpr (std::is_same_v<T, float>) {
+      lo = _mm512_permutex2var_ps(a, _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23), b);
+      hi = _mm512_permutex2var_ps(a, _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31),
+                                  b);
+    } else {
+      lo = _mm512_permutex2var_pd(a, _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11), b);
+      hi = _mm512_permutex2var_pd(a, _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15), b);
+    }
+  }
+#endif
+  else {  // other targets: through memory
+    permute_pair(a, b, lo, hi, [](std::size_t i, std::size_t n) { return i % 2 * n + i / 2; });
+  }
+}
+
+/// even, odd = the even- and odd-indexed lanes of the concatenation (a, b): the inverse of zip.
+template <class V>
+TL_INLINE void unzip(const V& a, const V& b, V& even, V& odd) {
+  using T = typename V::value_type;
+  constexpr std::size_t bytes = tl::detail::simd_register_bytes<V>();
+  if constexpr (false) {
+  }
+#if defined(__SSE2__)
+  else if constexpr (bytes == 16) {
+    if constexpr (std::is_same_v<T, float>) {
+      even = _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
+      odd = _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
+    } else {
+      even = _mm_unpacklo_pd(a, b);
+      odd = _mm_unpackhi_pd(a, b);
+    }
+  }
+#endif
+#if defined(__AVX__)
+  else if constexpr (bytes == 32) {
+    if constexpr (std::is_same_v<T, float>) {
+      const __m256 lo = _mm256_permute2f128_ps(a, b, 0x20), hi = _mm256_permute2f128_ps(a, b, 0x31);
+      even = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+      odd = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
+    } else {
+      const __m256d lo = _mm256_permute2f128_pd(a, b, 0x20), hi = _mm256_permute2f128_pd(a, b, 0x31);
+      even = _mm256_unpacklo_pd(lo, hi);
+      odd = _mm256_unpackhi_pd(lo, hi);
+    }
+  }
+#endif
+#if defined(__AVX512F__)
+  else if constexpr (bytes == 64) {
+    if constexpr (std::is_same_v<T, float>) {
+      even = _mm512_permutex2var_ps(a, _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30),
+                                    b);
+      odd = _mm512_permutex2var_ps(a, _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31),
+                                   b);
+    } else {
+      even = _mm512_permutex2var_pd(a, _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), b);
+      odd = _mm512_permutex2var_pd(a, _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15), b);
+    }
+  }
+#endif
+  else {  // other targets: through memory
+    permute_pair(a, b, even, odd, [](std::size_t i, std::size_t n) { return 2 * (i % n) + i / n; });
+  }
+}
+
+/// Interleaves R packets (R a power of two): afterwards the R registers, stored one after the
+/// other, hold a[0][0], a[1][0], ..., a[R-1][0], a[0][1], ... (element r of lane p at p R + r).
+/// log2(R) rounds of zips pairing register i with i + R / 2. For R equal to the lane count this
+/// is a transpose of the R x R tile; AVX float 8 x 8 and double 4 x 4 use shorter in-lane forms.
+template <int R, class V>
+TL_INLINE void interleave_regs(V* a) {
+  static_assert(R >= 2 && (R & (R - 1)) == 0, "tl::fft: interleave_regs needs a power-of-two count");
+  using T = typename V::value_type;
+  [[maybe_unused]] constexpr std::size_t bytes = tl::detail::simd_register_bytes<V>();
+#if defined(__AVX__)
+  if constexpr (bytes == 32 && std::is_same_v<T, float> && R == 8) {
+    __m256 t[8], u[8];
+    for (int i = 0; i < 8; i += 2) {
+      t[i] = _mm256_unpacklo_ps(a[i], a[i + 1]);
+      t[i + 1] = _mm256_unpackhi_ps(a[i], a[i + 1]);
+    }
+    for (int i = 0; i < 8; i += 4) {
+      u[i] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
+      u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
+      u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
+      u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
+    }
+    for (int i = 0; i < 4; ++i) {
+      a[i] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x20);
+      a[i + 4] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x31);
+    }
+    return;
+  } else if constexpr (bytes == 32 && std::is_same_v<T, double> && R == 4) {
+    const __m256d t0 = _mm256_unpacklo_pd(a[0], a[1]), t1 = _mm256_unpackhi_pd(a[0], a[1]);
+    const __m256d t2 = _mm256_unpacklo_pd(a[2], a[3]), t3 = _mm256_unpackhi_pd(a[2], a[3]);
+    a[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
+    a[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+    a[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
+    a[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+    return;
+  }
+#endif
+  for (int round = 1; round < R; round *= 2) {
+    V b[R];
+    for (int i = 0; i < R / 2; ++i) zip(a[i], a[i + R / 2], b[2 * i], b[2 * i + 1]);
+    for (int i = 0; i < R; ++i) a[i] = b[i];
+  }
+}
 
 template <class V, class T>
 TL_INLINE V load_from(const T* p) {
@@ -63,43 +263,19 @@ TL_INLINE V fmsub(const V& a, const V& b, const V& c) {
     return tl::detail::simd_fms(a, b, c);
 }
 
-/// dst[q * ds + l] = src[l * ss + q] for l, q < W (W = packet size): a W x W tile transpose,
-/// in registers for AVX float (8 x 8) and double (4 x 4), element by element otherwise.
+/// dst[q * ds + l] = src[l * ss + q] for l, q < W (W = packet size): a W x W tile transpose in
+/// registers (interleave_regs), element by element on a scalar build.
 template <class T>
 TL_INLINE void transpose_tile(const T* src, index_t ss, T* dst, index_t ds) {
-  constexpr index_t W = static_cast<index_t>(packet<T>::size);
-#if defined(__AVX__)
-  if constexpr (std::is_same_v<T, float> && W == 8) {
-    __m256 r[8], t[8], u[8];
-    for (int i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(src + i * ss);
-    for (int i = 0; i < 8; i += 2) {
-      t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
-      t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
-    }
-    for (int i = 0; i < 8; i += 4) {
-      u[i] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
-      u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
-      u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
-      u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
-    }
-    for (int i = 0; i < 4; ++i) {
-      _mm256_storeu_ps(dst + i * ds, _mm256_permute2f128_ps(u[i], u[i + 4], 0x20));
-      _mm256_storeu_ps(dst + (i + 4) * ds, _mm256_permute2f128_ps(u[i], u[i + 4], 0x31));
-    }
-  } else if constexpr (std::is_same_v<T, double> && W == 4) {
-    const __m256d r0 = _mm256_loadu_pd(src), r1 = _mm256_loadu_pd(src + ss);
-    const __m256d r2 = _mm256_loadu_pd(src + 2 * ss), r3 = _mm256_loadu_pd(src + 3 * ss);
-    const __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
-    const __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
-    _mm256_storeu_pd(dst, _mm256_permute2f128_pd(t0, t2, 0x20));
-    _mm256_storeu_pd(dst + ds, _mm256_permute2f128_pd(t1, t3, 0x20));
-    _mm256_storeu_pd(dst + 2 * ds, _mm256_permute2f128_pd(t0, t2, 0x31));
-    _mm256_storeu_pd(dst + 3 * ds, _mm256_permute2f128_pd(t1, t3, 0x31));
-  } else
-#endif
-  {
-    for (index_t l = 0; l < W; ++l)
-      for (index_t q = 0; q < W; ++q) dst[q * ds + l] = src[l * ss + q];
+  using P = packet<T>;
+  constexpr int W = static_cast<int>(lanes_of<P>);
+  if constexpr (W >= 2) {
+    P r[W];
+    for (int i = 0; i < W; ++i) r[i] = P::load_unaligned(src + i * ss);
+    interleave_regs<W>(r);
+    for (int i = 0; i < W; ++i) r[i].store_unaligned(dst + i * ds);
+  } else {
+    dst[0] = src[0];
   }
 }
 
@@ -243,75 +419,94 @@ TL_INLINE void stage_column(index_t m, index_t s, index_t p, index_t j, const T*
   }
 }
 
-/// The first stage of a single line (inner length 1) with packets over the butterfly index p:
-/// R / W tile transposes put each packet's outputs y[p R + r] in place; the last m % W butterflies
-/// run in scalar code. Needs R % W == 0.
+/// The first stage of a single line (inner length 1) with packets over the butterfly index p, for
+/// a power-of-two radix R: packet V holds butterflies p0 .. p0 + w - 1, and interleave_regs puts
+/// their outputs y[p R + r] in order (R <= w: the R result registers are stored contiguously;
+/// R > w: R / w tile transposes). The last butterflies take narrower packets, then scalars.
 template <int R, class T>
 void first_stage_packets(index_t m, const T* xr, const T* xi, T* yr, T* yi, stage_twiddles<T> tw) {
-  using P = packet<T>;
-  constexpr index_t W = static_cast<index_t>(P::size);
-  const odd_radix_table<T, (R % 2 ? R : 3)>* tab = nullptr;
-  alignas(64) T tr[R * W], ti[R * W];
-  const index_t mv = m - m % W;
-  for (index_t p = mv; p < m; ++p)
-    stage_column<R, true, T, T>(m, 1, p, 0, xr, xi, yr, yi, tw.re + p * (R - 1), tw.im + p * (R - 1), tab);
-  for (index_t p0 = 0; p0 < mv; p0 += W) {
-    P ar[R], ai[R];
-    for (int k = 0; k < R; ++k) {
-      ar[k] = P::load_unaligned(xr + p0 + k * m);
-      ai[k] = P::load_unaligned(xi + p0 + k * m);
+  static_assert((R & (R - 1)) == 0, "tl::fft: the packetized first stage needs a power-of-two radix");
+  const odd_radix_table<T, 3>* tab = nullptr;
+  for_each_width<T>(0, m, [&]<class V>(std::type_identity<V>, index_t from, index_t to) {
+    constexpr index_t w = lanes_of<V>;
+    for (index_t p0 = from; p0 < to; p0 += w) {
+      if constexpr (w == 1) {
+        stage_column<R, true, T, T>(m, 1, p0, 0, xr, xi, yr, yi, tw.re + p0 * (R - 1), tw.im + p0 * (R - 1), tab);
+      } else {
+        V ar[R], ai[R];
+        for (int k = 0; k < R; ++k) {
+          ar[k] = V::load_unaligned(xr + p0 + k * m);
+          ai[k] = V::load_unaligned(xi + p0 + k * m);
+        }
+        dft_points<R, V, T>(ar, ai, tab);
+        for (int r = 1; r < R; ++r) {
+          const V wr = V::load_unaligned(tw.re_by_r + (r - 1) * m + p0);
+          const V wi = V::load_unaligned(tw.im_by_r + (r - 1) * m + p0);
+          const V x = ar[r];
+          ar[r] = fmsub(x, wr, ai[r] * wi);
+          ai[r] = fmadd(x, wi, ai[r] * wr);
+        }
+        if constexpr (R < w) {  // the R registers hold y[p0 R .. (p0 + w) R) in order
+          interleave_regs<R>(ar);
+          interleave_regs<R>(ai);
+          for (int r = 0; r < R; ++r) {
+            ar[r].store_unaligned(yr + p0 * R + r * w);
+            ai[r].store_unaligned(yi + p0 * R + r * w);
+          }
+        } else if constexpr (tl::detail::simd_register_bytes<V>() == 64) {
+          alignas(64) T tr[R * w], ti[R * w];
+          for (int r = 0; r < R; ++r) {
+            ar[r].store_aligned(tr + r * w);
+            ai[r].store_aligned(ti + r * w);
+          }
+          for (index_t q = 0; q < w; ++q)
+            for (int r = 0; r < R; ++r) {
+              yr[(p0 + q) * R + r] = tr[r * w + q];
+              yi[(p0 + q) * R + r] = ti[r * w + q];
+            }
+        } else {  // R / w tile transposes; row q of tile b is y[(p0 + q) R + b w ..]
+          for (int b = 0; b < R / w; ++b) {
+            interleave_regs<w>(ar + b * w);
+            interleave_regs<w>(ai + b * w);
+            for (int q = 0; q < w; ++q) {
+              ar[b * w + q].store_unaligned(yr + (p0 + q) * R + b * w);
+              ai[b * w + q].store_unaligned(yi + (p0 + q) * R + b * w);
+            }
+          }
+        }
+      }
     }
-    dft_points<R, P, T>(ar, ai, tab);
-    ar[0].store_aligned(tr);
-    ai[0].store_aligned(ti);
-    for (int r = 1; r < R; ++r) {
-      const P wr = P::load_unaligned(tw.re_by_r + (r - 1) * m + p0);
-      const P wi = P::load_unaligned(tw.im_by_r + (r - 1) * m + p0);
-      fmsub(ar[r], wr, ai[r] * wi).store_aligned(tr + r * W);
-      fmadd(ar[r], wi, ai[r] * wr).store_aligned(ti + r * W);
-    }
-    for (index_t b = 0; b < R / W; ++b) {
-      transpose_tile(tr + b * W * W, W, yr + p0 * R + b * W, R);
-      transpose_tile(ti + b * W * W, W, yi + p0 * R + b * W, R);
-    }
-  }
+  });
 }
 
 /// One Stockham stage of radix R: m butterfly groups, inner contiguous length s (stride of the
-/// stage times the lane count). Reads x, writes y (distinct buffers).
+/// stage times the lane count). Reads x, writes y (distinct buffers). Runs of s columns take the
+/// widest packets that fit (for_each_width).
 template <int R, class T>
 void stockham_stage(index_t m, index_t s, const T* xr, const T* xi, T* yr, T* yi, stage_twiddles<T> tw) {
-  using P = packet<T>;
-  constexpr index_t W = static_cast<index_t>(P::size);
   const odd_radix_table<T, (R % 2 ? R : 3)>* tab = nullptr;
   if constexpr (R % 2 == 1) tab = &odd_radix_table<T, R>::get();
-  if constexpr (R % W == 0) {
-    if (s == 1 && m >= W && tw.re_by_r) return first_stage_packets<R, T>(m, xr, xi, yr, yi, tw);
-  }
+  if constexpr ((R & (R - 1)) == 0 && lanes_of<packet<T>> > 1)
+    if (s == 1 && tw.re_by_r) return first_stage_packets<R, T>(m, xr, xi, yr, yi, tw);
   if (m == 1) {  // the last stage: every twiddle is 1
-    const index_t sv = s - s % W;
-    for (index_t j = 0; j < sv; j += W) stage_column<R, false, P, T>(1, s, 0, j, xr, xi, yr, yi, nullptr, nullptr, tab);
-    for (index_t j = sv; j < s; ++j) stage_column<R, false, T, T>(1, s, 0, j, xr, xi, yr, yi, nullptr, nullptr, tab);
-  } else if (s >= W) {
-    const index_t sv = s - s % W;
-    for (index_t p = 0; p < m; ++p) {
-      P wr[R - 1], wi[R - 1];
-      T swr[R - 1], swi[R - 1];
+    for_each_width<T>(0, s, [&]<class V>(std::type_identity<V>, index_t from, index_t to) {
+      for (index_t j = from; j < to; j += lanes_of<V>)
+        stage_column<R, false, V, T>(1, s, 0, j, xr, xi, yr, yi, nullptr, nullptr, tab);
+    });
+    return;
+  }
+  for (index_t p = 0; p < m; ++p) {
+    const T* twr = tw.re + p * (R - 1);
+    const T* twi = tw.im + p * (R - 1);
+    for_each_width<T>(0, s, [&]<class V>(std::type_identity<V>, index_t from, index_t to) {
+      V wr[R - 1], wi[R - 1];
       for (int r = 0; r < R - 1; ++r) {
-        swr[r] = tw.re[p * (R - 1) + r];
-        swi[r] = tw.im[p * (R - 1) + r];
-        wr[r] = P(swr[r]);
-        wi[r] = P(swi[r]);
+        wr[r] = splat<V>(twr[r]);
+        wi[r] = splat<V>(twi[r]);
       }
-      for (index_t j = 0; j < sv; j += W) stage_column<R, true, P, T>(m, s, p, j, xr, xi, yr, yi, wr, wi, tab);
-      for (index_t j = sv; j < s; ++j) stage_column<R, true, T, T>(m, s, p, j, xr, xi, yr, yi, swr, swi, tab);
-    }
-  } else {
-    for (index_t p = 0; p < m; ++p) {
-      const T* wr = tw.re + p * (R - 1);
-      const T* wi = tw.im + p * (R - 1);
-      for (index_t j = 0; j < s; ++j) stage_column<R, true, T, T>(m, s, p, j, xr, xi, yr, yi, wr, wi, tab);
-    }
+      for (index_t j = from; j < to; j += lanes_of<V>)
+        stage_column<R, true, V, T>(m, s, p, j, xr, xi, yr, yi, wr, wi, tab);
+    });
   }
 }
 

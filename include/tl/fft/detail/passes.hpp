@@ -49,25 +49,17 @@ struct scratch {
 /// Splits count interleaved complex values into re[] and im[].
 template <class T>
 void deinterleave(const complex<T>* src, index_t count, T* re, T* im) {
+  using P = packet<T>;
+  constexpr index_t w = lanes_of<P>;
   index_t k = 0;
   const T* s = reinterpret_cast<const T*>(src);
-#if defined(__AVX__)
-  if constexpr (std::is_same_v<T, float>) {
-    for (; k + 8 <= count; k += 8) {
-      const __m256 a = _mm256_loadu_ps(s + 2 * k), b = _mm256_loadu_ps(s + 2 * k + 8);
-      const __m256 lo = _mm256_permute2f128_ps(a, b, 0x20), hi = _mm256_permute2f128_ps(a, b, 0x31);
-      _mm256_storeu_ps(re + k, _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)));
-      _mm256_storeu_ps(im + k, _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1)));
+  if constexpr (w > 1)
+    for (; k + w <= count; k += w) {
+      P even, odd;
+      unzip(P::load_unaligned(s + 2 * k), P::load_unaligned(s + 2 * k + w), even, odd);
+      even.store_unaligned(re + k);
+      odd.store_unaligned(im + k);
     }
-  } else {
-    for (; k + 4 <= count; k += 4) {
-      const __m256d a = _mm256_loadu_pd(s + 2 * k), b = _mm256_loadu_pd(s + 2 * k + 4);
-      const __m256d lo = _mm256_permute2f128_pd(a, b, 0x20), hi = _mm256_permute2f128_pd(a, b, 0x31);
-      _mm256_storeu_pd(re + k, _mm256_unpacklo_pd(lo, hi));
-      _mm256_storeu_pd(im + k, _mm256_unpackhi_pd(lo, hi));
-    }
-  }
-#endif
   for (; k < count; ++k) {
     re[k] = s[2 * k];
     im[k] = s[2 * k + 1];
@@ -76,27 +68,19 @@ void deinterleave(const complex<T>* src, index_t count, T* re, T* im) {
 /// dst[k] = scale * (re[k] + i im[k]) for k < count.
 template <class T>
 void interleave(const T* re, const T* im, index_t count, T scale, complex<T>* dst) {
+  using P = packet<T>;
+  constexpr index_t w = lanes_of<P>;
   index_t k = 0;
   T* d = reinterpret_cast<T*>(dst);
-#if defined(__AVX__)
-  if constexpr (std::is_same_v<T, float>) {
-    const __m256 sc = _mm256_set1_ps(scale);
-    for (; k + 8 <= count; k += 8) {
-      const __m256 r = _mm256_mul_ps(_mm256_loadu_ps(re + k), sc), i = _mm256_mul_ps(_mm256_loadu_ps(im + k), sc);
-      const __m256 lo = _mm256_unpacklo_ps(r, i), hi = _mm256_unpackhi_ps(r, i);
-      _mm256_storeu_ps(d + 2 * k, _mm256_permute2f128_ps(lo, hi, 0x20));
-      _mm256_storeu_ps(d + 2 * k + 8, _mm256_permute2f128_ps(lo, hi, 0x31));
-    }
-  } else {
-    const __m256d sc = _mm256_set1_pd(scale);
-    for (; k + 4 <= count; k += 4) {
-      const __m256d r = _mm256_mul_pd(_mm256_loadu_pd(re + k), sc), i = _mm256_mul_pd(_mm256_loadu_pd(im + k), sc);
-      const __m256d lo = _mm256_unpacklo_pd(r, i), hi = _mm256_unpackhi_pd(r, i);
-      _mm256_storeu_pd(d + 2 * k, _mm256_permute2f128_pd(lo, hi, 0x20));
-      _mm256_storeu_pd(d + 2 * k + 4, _mm256_permute2f128_pd(lo, hi, 0x31));
+  if constexpr (w > 1) {
+    const P sc(scale);
+    for (; k + w <= count; k += w) {
+      P lo, hi;
+      zip(P::load_unaligned(re + k) * sc, P::load_unaligned(im + k) * sc, lo, hi);
+      lo.store_unaligned(d + 2 * k);
+      hi.store_unaligned(d + 2 * k + w);
     }
   }
-#endif
   for (; k < count; ++k) {
     d[2 * k] = re[k] * scale;
     d[2 * k + 1] = im[k] * scale;
