@@ -38,9 +38,10 @@ namespace tl::fft {
 namespace detail {
 /// The length argument of a 1-D transform as an `s` list; unlike an `s` entry, n = -1 is an error
 /// (torch raises for any n < 1).
-inline std::vector<index_t> opt_n(const char* op, const std::optional<index_t>& n) {
+/// n as the drivers' `s` list (empty when not given); refers to the caller's optional.
+inline index_span opt_n(const char* op, const std::optional<index_t>& n) {
   if (n && *n < 1) throw value_error(cat_str("tl::fft::", op, ": invalid number of data points (", *n, ") specified"));
-  return n ? std::vector<index_t>{*n} : std::vector<index_t>{};
+  return n ? index_span(&*n, 1) : index_span();
 }
 inline constexpr default_dims all_dims{0}, last_two{2};
 }  // namespace detail
@@ -50,13 +51,13 @@ inline constexpr default_dims all_dims{0}, last_two{2};
 /// @brief 1-D discrete Fourier transform along `dim` (torch.fft.fft); `n` pads or truncates.
 template <expression E>
 auto fft(E&& x, std::optional<index_t> n = {}, index_t dim = -1, std::string_view norm = "backward") {
-  return detail::c2c_nd("fft", std::forward<E>(x), detail::opt_n("fft", n), {dim}, detail::parse_norm("fft", norm),
+  return detail::c2c_nd("fft", std::forward<E>(x), detail::opt_n("fft", n), detail::index_span(&dim, 1), detail::parse_norm("fft", norm),
                         false, detail::all_dims);
 }
 /// @brief 1-D inverse discrete Fourier transform (torch.fft.ifft).
 template <expression E>
 auto ifft(E&& x, std::optional<index_t> n = {}, index_t dim = -1, std::string_view norm = "backward") {
-  return detail::c2c_nd("ifft", std::forward<E>(x), detail::opt_n("ifft", n), {dim}, detail::parse_norm("ifft", norm),
+  return detail::c2c_nd("ifft", std::forward<E>(x), detail::opt_n("ifft", n), detail::index_span(&dim, 1), detail::parse_norm("ifft", norm),
                         true, detail::all_dims);
 }
 /// @brief 2-D transform over `dim` (default the last two dims) (torch.fft.fft2).
@@ -86,13 +87,13 @@ auto ifftn(E&& x, std::vector<index_t> s = {}, std::vector<index_t> dim = {}, st
 /// @brief Transform of a real signal: the n / 2 + 1 non-negative frequencies (torch.fft.rfft).
 template <expression E>
 auto rfft(E&& x, std::optional<index_t> n = {}, index_t dim = -1, std::string_view norm = "backward") {
-  return detail::r2c_nd("rfft", std::forward<E>(x), detail::opt_n("rfft", n), {dim}, detail::parse_norm("rfft", norm),
+  return detail::r2c_nd("rfft", std::forward<E>(x), detail::opt_n("rfft", n), detail::index_span(&dim, 1), detail::parse_norm("rfft", norm),
                         detail::all_dims, false);
 }
 /// @brief Inverse of rfft: n real values (default 2 * (m - 1)) from m frequencies (torch.fft.irfft).
 template <expression E>
 auto irfft(E&& x, std::optional<index_t> n = {}, index_t dim = -1, std::string_view norm = "backward") {
-  return detail::c2r_nd("irfft", std::forward<E>(x), detail::opt_n("irfft", n), {dim},
+  return detail::c2r_nd("irfft", std::forward<E>(x), detail::opt_n("irfft", n), detail::index_span(&dim, 1),
                         detail::parse_norm("irfft", norm), detail::all_dims, false);
 }
 /// @brief 2-D rfft: real transform over the last of `dim`, complex over the other (torch.fft.rfft2).
@@ -128,14 +129,14 @@ auto irfftn(E&& x, std::vector<index_t> s = {}, std::vector<index_t> dim = {}, s
 /// (default 2 * (m - 1)) (torch.fft.hfft; equals irfft(conj(x)) with the dual normalization).
 template <expression E>
 auto hfft(E&& x, std::optional<index_t> n = {}, index_t dim = -1, std::string_view norm = "backward") {
-  return detail::c2r_nd("hfft", std::forward<E>(x), detail::opt_n("hfft", n), {dim},
+  return detail::c2r_nd("hfft", std::forward<E>(x), detail::opt_n("hfft", n), detail::index_span(&dim, 1),
                         detail::dual(detail::parse_norm("hfft", norm)), detail::all_dims, true);
 }
 /// @brief Inverse of hfft: the n / 2 + 1 first values of the inverse transform of a real signal
 /// (torch.fft.ihfft).
 template <expression E>
 auto ihfft(E&& x, std::optional<index_t> n = {}, index_t dim = -1, std::string_view norm = "backward") {
-  return detail::r2c_nd("ihfft", std::forward<E>(x), detail::opt_n("ihfft", n), {dim},
+  return detail::r2c_nd("ihfft", std::forward<E>(x), detail::opt_n("ihfft", n), detail::index_span(&dim, 1),
                         detail::dual(detail::parse_norm("ihfft", norm)), detail::all_dims, true);
 }
 /// @brief 2-D hfft (torch.fft.hfft2).

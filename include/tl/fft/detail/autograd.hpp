@@ -28,7 +28,7 @@ namespace tl::fft::detail {
 
 /// t cropped or zero-padded (at the end) along `dims` to the extents of `target`.
 template <class Tn, std::size_t R>
-Tn fit_to(const Tn& t, const shape_t<R>& target, const std::vector<std::size_t>& dims) {
+Tn fit_to(const Tn& t, const shape_t<R>& target, const dim_list<std::size_t>& dims) {
   using V = typename Tn::value_type;
   Tn v = t;
   bool pad = false;
@@ -47,7 +47,7 @@ Tn fit_to(const Tn& t, const shape_t<R>& target, const std::vector<std::size_t>&
   return out;
 }
 
-inline std::vector<index_t> dims_of(const axes_spec& a) { return {a.dims.begin(), a.dims.end()}; }
+inline dim_list<index_t> dims_of(const axes_spec& a) { return {a.dims.begin(), a.dims.end()}; }
 
 /// Runs fwd(x) without recording and records it as one node whose backward is bw(g).
 template <class Out, class X, class Fwd, class Bwd>
@@ -72,14 +72,13 @@ struct recorded_input {
   tensor<typename E::value_type, E::rank> x;
   axes_spec a;
   shape_t<E::rank> shape;
-  recorded_input(const char* op, const E& e, const std::vector<index_t>& s, const std::vector<index_t>& dim,
+  recorded_input(const char* op, const E& e, index_span s, index_span dim,
                  default_dims def, bool all_defaults)
       : x(e), a(prepare(op, x, s, dim, def, all_defaults)), shape(x.shape()) {}
 };
 
 template <class E>
-complex_result_t<E> record_c2c(const char* op, const E& x, const std::vector<index_t>& s,
-                               const std::vector<index_t>& dim, norm_mode nm, bool inverse, default_dims def) {
+complex_result_t<E> record_c2c(const char* op, const E& x, index_span s, index_span dim, norm_mode nm, bool inverse, default_dims def) {
   using V = typename E::value_type;
   constexpr std::size_t R = E::rank;
   using C = complex<fft_real_t<V>>;
@@ -98,8 +97,7 @@ complex_result_t<E> record_c2c(const char* op, const E& x, const std::vector<ind
 }
 
 template <class E>
-complex_result_t<E> record_r2c(const char* op, const E& x, const std::vector<index_t>& s,
-                               const std::vector<index_t>& dim, norm_mode nm, default_dims def, bool conj_out) {
+complex_result_t<E> record_r2c(const char* op, const E& x, index_span s, index_span dim, norm_mode nm, default_dims def, bool conj_out) {
   using V = typename E::value_type;
   constexpr std::size_t R = E::rank;
   using C = complex<fft_real_t<V>>;
@@ -115,7 +113,7 @@ complex_result_t<E> record_r2c(const char* op, const E& x, const std::vector<ind
 }
 
 template <class E>
-real_result_t<E> record_c2r(const char* op, const E& x, const std::vector<index_t>& s, const std::vector<index_t>& dim,
+real_result_t<E> record_c2r(const char* op, const E& x, index_span s, index_span dim,
                             norm_mode nm, default_dims def, bool conj_in) {
   using V = typename E::value_type;
   constexpr std::size_t R = E::rank;

@@ -14,6 +14,7 @@
 #include "tl/core/error.hpp"
 #include "tl/core/tensor.hpp"
 #include "tl/eval/device_slot.hpp"
+#include "tl/fft/detail/dim_list.hpp"
 #include "tl/expr/elementwise.hpp"
 
 namespace tl::fft::detail {
@@ -68,8 +69,8 @@ std::pair<index_t, index_t> outer_inner(const shape_t<R>& s, std::size_t d) {
 /// Complex passes over dims [first, last) of a device tensor, pass q scaled by scales[q] (`owned`:
 /// cur may be overwritten).
 template <class T, std::size_t R>
-tensor<complex<T>, R> device_c2c(const char* op, tensor<complex<T>, R> cur, const std::vector<std::size_t>& dims,
-                                 const std::vector<index_t>& sizes, std::size_t first, std::size_t last, bool inverse,
+tensor<complex<T>, R> device_c2c(const char* op, tensor<complex<T>, R> cur, const dim_list<std::size_t>& dims,
+                                 const dim_list<index_t>& sizes, std::size_t first, std::size_t last, bool inverse,
                                  const std::vector<T>& scales, bool owned) {
   const cufft_fn f = device_fft<T>(op);
   for (std::size_t q = first; q < last; ++q) {

@@ -16,6 +16,7 @@
 #include "tl/core/tensor.hpp"
 #include "tl/expr/elementwise.hpp"
 #include "tl/fft/detail/device.hpp"
+#include "tl/fft/detail/dim_list.hpp"
 #include "tl/fft/detail/passes.hpp"
 #include "tl/ops/matmul.hpp"
 
@@ -71,15 +72,14 @@ struct default_dims {
 
 /// The transformed dims and their lengths (-1 where the caller takes the default).
 struct axes_spec {
-  std::vector<std::size_t> dims;
-  std::vector<index_t> sizes;
+  dim_list<std::size_t> dims;
+  dim_list<index_t> sizes;
 };
 
 template <std::size_t R>
-axes_spec resolve_axes(const char* op, const shape_t<R>&, const std::vector<index_t>& s,
-                       const std::vector<index_t>& dim, default_dims def) {
+axes_spec resolve_axes(const char* op, const shape_t<R>&, index_span s, index_span dim, default_dims def) {
   axes_spec a;
-  std::vector<index_t> d = dim;
+  dim_list<index_t> d(dim.begin(), dim.end());
   if (d.empty()) {
     std::size_t k = !s.empty() ? s.size() : (def.last == 0 ? R : def.last);
     if (k > R)
@@ -134,7 +134,7 @@ axis_pass<R> along(const shape_t<R>& in, std::size_t d, index_t nout) {
 /// Checks the device, resolves n / s and dim, and fills the default lengths of the first
 /// `ndefault` transformed dims (all but the last for c2r, whose default differs).
 template <class E>
-axes_spec prepare(const char* op, const E& x, const std::vector<index_t>& s, const std::vector<index_t>& dim,
+axes_spec prepare(const char* op, const E& x, index_span s, index_span dim,
                   default_dims def, bool all_defaults) {
   static_assert(E::rank >= 1, "tl::fft: the input must have at least one dimension (torch raises the same)");
   axes_spec a = resolve_axes(op, x.shape(), s, dim, def);
@@ -178,18 +178,16 @@ using real_result_t = tensor<fft_real_t<typename std::remove_cvref_t<E>::value_t
 
 // Autograd: record the transform as one graph node (defined in tl/fft/detail/autograd.hpp).
 template <class E>
-complex_result_t<E> record_c2c(const char* op, const E& x, const std::vector<index_t>& s,
-                               const std::vector<index_t>& dim, norm_mode nm, bool inverse, default_dims def);
+complex_result_t<E> record_c2c(const char* op, const E& x, index_span s, index_span dim, norm_mode nm, bool inverse, default_dims def);
 template <class E>
-complex_result_t<E> record_r2c(const char* op, const E& x, const std::vector<index_t>& s,
-                               const std::vector<index_t>& dim, norm_mode nm, default_dims def, bool conj_out);
+complex_result_t<E> record_r2c(const char* op, const E& x, index_span s, index_span dim, norm_mode nm, default_dims def, bool conj_out);
 template <class E>
-real_result_t<E> record_c2r(const char* op, const E& x, const std::vector<index_t>& s, const std::vector<index_t>& dim,
+real_result_t<E> record_c2r(const char* op, const E& x, index_span s, index_span dim,
                             norm_mode nm, default_dims def, bool conj_in);
 
 /// fftn / ifftn on any expression.
 template <class E>
-complex_result_t<E> c2c_nd(const char* op, E&& x, const std::vector<index_t>& s, const std::vector<index_t>& dim,
+complex_result_t<E> c2c_nd(const char* op, E&& x, index_span s, index_span dim,
                            norm_mode nm, bool inverse, default_dims def) {
   using D = std::remove_cvref_t<E>;
   constexpr std::size_t R = D::rank;
@@ -208,7 +206,7 @@ complex_result_t<E> c2c_nd(const char* op, E&& x, const std::vector<index_t>& s,
 /// rfftn (and ihfftn with `conj_out`): a real pass over the last transformed dim, complex passes
 /// over the others.
 template <class E>
-complex_result_t<E> r2c_nd(const char* op, E&& x, const std::vector<index_t>& s, const std::vector<index_t>& dim,
+complex_result_t<E> r2c_nd(const char* op, E&& x, index_span s, index_span dim,
                            norm_mode nm, default_dims def, bool conj_out) {
   using D = std::remove_cvref_t<E>;
   constexpr std::size_t R = D::rank;
@@ -244,7 +242,7 @@ complex_result_t<E> r2c_nd(const char* op, E&& x, const std::vector<index_t>& s,
 /// irfftn (and hfftn with `conj_in`): complex inverse passes over all but the last transformed
 /// dim, then a complex-to-real pass producing s[-1] (default 2 * (m - 1)) real values.
 template <class E>
-real_result_t<E> c2r_nd(const char* op, E&& x, const std::vector<index_t>& s, const std::vector<index_t>& dim,
+real_result_t<E> c2r_nd(const char* op, E&& x, index_span s, index_span dim,
                         norm_mode nm, default_dims def, bool conj_in) {
   using D = std::remove_cvref_t<E>;
   constexpr std::size_t R = D::rank;

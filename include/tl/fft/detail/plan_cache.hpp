@@ -2,8 +2,11 @@
 /// @file plan_cache.hpp
 /// @brief Internal header: a bounded, thread-safe LRU cache of immutable FFT plans keyed by
 /// (length, precision, kind). Plans are shared through shared_ptr, so evicting one while another
-/// thread still runs it is safe.
+/// thread still runs it is safe. Each thread also remembers its last few plans (no lock on a
+/// repeated call); clearing or resizing the cache invalidates those too.
 #include <cstddef>
+#include <array>
+#include <atomic>
 #include <cstdint>
 #include <list>
 #include <memory>
@@ -48,11 +51,13 @@ class plan_cache {
   }
   void set_max_size(std::size_t n) {
     std::lock_guard<std::mutex> lk(m_mutex);
+    m_generation.fetch_add(1, std::memory_order_release);
     m_max = n;
     while (m_entries.size() > m_max) m_entries.pop_back();
   }
   void clear() {
     std::lock_guard<std::mutex> lk(m_mutex);
+    m_generation.fetch_add(1, std::memory_order_release);
     m_entries.clear();
   }
 
@@ -64,13 +69,39 @@ class plan_cache {
     std::shared_ptr<const void> plan;
   };
 
+  /// A thread's recently used plans, valid while the cache's generation is unchanged.
+  struct local_entry {
+    index_t n = 0;
+    std::size_t bytes = 0;
+    plan_kind kind{};
+    std::uint64_t generation = 0;
+    std::shared_ptr<const void> plan;
+  };
+  struct local_plans {
+    std::array<local_entry, 4> e;
+    unsigned next = 0;
+  };
+  static local_plans& local() {
+    thread_local local_plans l;
+    return l;
+  }
+
   template <class P, class Make>
   std::shared_ptr<const P> get(index_t n, std::size_t bytes, plan_kind kind, Make make) {
+    local_plans& loc = local();
+    const std::uint64_t gen = m_generation.load(std::memory_order_acquire);
+    for (const local_entry& e : loc.e)
+      if (e.plan && e.n == n && e.bytes == bytes && e.kind == kind && e.generation == gen)
+        return std::static_pointer_cast<const P>(e.plan);
+    auto remember = [&](const std::shared_ptr<const void>& p) {
+      loc.e[loc.next++ % loc.e.size()] = local_entry{n, bytes, kind, gen, p};
+    };
     {
       std::lock_guard<std::mutex> lk(m_mutex);
       for (auto it = m_entries.begin(); it != m_entries.end(); ++it)
         if (it->n == n && it->bytes == bytes && it->kind == kind) {
           m_entries.splice(m_entries.begin(), m_entries, it);  // most recently used first
+          remember(it->plan);
           return std::static_pointer_cast<const P>(it->plan);
         }
     }
@@ -81,12 +112,14 @@ class plan_cache {
     if (m_max == 0) return p;
     m_entries.push_front(entry{n, bytes, kind, p});
     while (m_entries.size() > m_max) m_entries.pop_back();
+    remember(p);
     return p;
   }
 
   std::mutex m_mutex;
   std::list<entry> m_entries;
   std::size_t m_max = 64;
+  std::atomic<std::uint64_t> m_generation{1};
 };
 
 }  // namespace tl::fft::detail
