@@ -263,11 +263,10 @@ TL_INLINE V fmsub(const V& a, const V& b, const V& c) {
     return tl::detail::simd_fms(a, b, c);
 }
 
-/// dst[q * ds + l] = src[l * ss + q] for l, q < W (W = packet size): a W x W tile transpose in
-/// registers (interleave_regs), element by element on a scalar build.
-template <class T>
+/// dst[q * ds + l] = src[l * ss + q] for l, q < W (W = the lanes of packet type P): a W x W tile
+/// transpose in registers (interleave_regs), element by element on a scalar build.
+template <class P, class T>
 TL_INLINE void transpose_tile(const T* src, index_t ss, T* dst, index_t ds) {
-  using P = packet<T>;
   constexpr int W = static_cast<int>(lanes_of<P>);
   if constexpr (W >= 2) {
     P r[W];

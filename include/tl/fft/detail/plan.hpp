@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -235,7 +236,11 @@ class c2c_plan {
     }
   }
 
-  static constexpr index_t lanes_w = static_cast<index_t>(packet<T>::size);
+  static constexpr index_t lanes_w = lanes_of<packet<T>>;
+  /// The narrower packets the four-step decomposition takes on AVX-512 builds when a batch of
+  /// sub-transforms (lanes x length x re/im, and as much scratch) then fits in 32 KiB of L1 and
+  /// a full-width batch would not: 256 bits.
+  using narrow_packet = std::conditional_t<(lanes_w * sizeof(T) > 32), half_packet<T>, packet<T>>;
   /// Lengths from which a single line is transformed by the four-step decomposition (below, one
   /// line of Stockham stages stays in L1 and is faster; measured on AVX2).
   static constexpr index_t four_step_min = sizeof(T) == 4 ? 8192 : 4096;
@@ -245,7 +250,8 @@ class c2c_plan {
   /// a packet of lines at a time (every butterfly is a full SIMD operation and each batch fits in
   /// cache), with a twiddle multiply in between.
   bool build_four_step() {
-    const index_t n = m_n, W = lanes_w;
+    const index_t n = m_n;
+    index_t W = lanes_w;
     if (n < four_step_min) return false;
     index_t best = 0;
     for (index_t d = 1; d * d <= n; ++d)
@@ -257,6 +263,10 @@ class c2c_plan {
     m_sub2 = std::make_shared<const c2c_plan<T>>(m_n2, false);
     m_stockham = std::make_shared<const c2c_plan<T>>(n, false);
     const index_t nmax = std::max(m_n1, m_n2);
+    const auto batch_bytes = [&](index_t lanes) { return lanes * nmax * static_cast<index_t>(4 * sizeof(T)); };
+    m_narrow = !std::is_same_v<narrow_packet, packet<T>> && batch_bytes(lanes_of<narrow_packet>) <= 32768 &&
+               batch_bytes(W) > 32768;
+    if (m_narrow) W = lanes_of<narrow_packet>;
     m_four_scratch = n + W * nmax + W * std::max(m_sub1->scratch_size(), m_sub2->scratch_size());
     // Twiddles w^(k1 j2) laid out per block of W columns: [block][k1][lane].
     const index_t nblk = (m_n2 + W - 1) / W;
@@ -273,8 +283,15 @@ class c2c_plan {
   }
 
   void run_four_step(T* re, T* im, T* wre, T* wim) const {
-    using P = packet<T>;
-    const index_t n1 = m_n1, n2 = m_n2, W = lanes_w, nmax = std::max(n1, n2);
+    if (m_narrow)
+      run_four_step_with<narrow_packet>(re, im, wre, wim);
+    else
+      run_four_step_with<packet<T>>(re, im, wre, wim);
+  }
+
+  template <class P>
+  void run_four_step_with(T* re, T* im, T* wre, T* wim) const {
+    const index_t n1 = m_n1, n2 = m_n2, W = lanes_of<P>, nmax = std::max(n1, n2);
     T* yr = wre;
     T* yi = wim;
     T* br = wre + m_n;
@@ -318,8 +335,8 @@ class c2c_plan {
       const index_t k0 = b * W, lanes = std::min(W, n1 - k0);
       if (lanes == W && n2 % W == 0) {
         for (index_t j = 0; j < n2; j += W) {
-          transpose_tile(yr + k0 * n2 + j, n2, br + j * W, W);
-          transpose_tile(yi + k0 * n2 + j, n2, bi + j * W, W);
+          transpose_tile<P>(yr + k0 * n2 + j, n2, br + j * W, W);
+          transpose_tile<P>(yi + k0 * n2 + j, n2, bi + j * W, W);
         }
       } else {
         for (index_t l = 0; l < W; ++l) {
@@ -384,6 +401,7 @@ class c2c_plan {
   index_t m_blue_n = 0;
   std::shared_ptr<const c2c_plan<T>> m_sub;
   index_t m_n1 = 0, m_n2 = 0, m_four_scratch = 0;
+  bool m_narrow = false;  // the four-step runs on narrow_packet
   std::shared_ptr<const c2c_plan<T>> m_sub1, m_sub2, m_stockham;
   std::vector<T> m_ftw_re, m_ftw_im;
   std::vector<T> m_chirp_re, m_chirp_im, m_bk_re, m_bk_im;
