@@ -180,6 +180,47 @@ TL_INLINE void unzip(const V& a, const V& b, V& even, V& odd) {
   }
 }
 
+/// The lanes of v in reverse order.
+template <class V>
+TL_INLINE V reverse_lanes(const V& v) {
+  using T = typename V::value_type;
+  constexpr std::size_t bytes = tl::detail::simd_register_bytes<V>();
+  if constexpr (false) {
+  }
+#if defined(__SSE2__)
+  else if constexpr (bytes == 16) {
+    if constexpr (std::is_same_v<T, float>)
+      return V(_mm_shuffle_ps(v, v, _MM_SHUFFLE(0, 1, 2, 3)));
+    else
+      return V(_mm_shuffle_pd(v, v, 1));
+  }
+#endif
+#if defined(__AVX__)
+  else if constexpr (bytes == 32) {
+    if constexpr (std::is_same_v<T, float>) {
+      const __m256 x = _mm256_permute2f128_ps(v, v, 1);
+      return V(_mm256_permute_ps(x, _MM_SHUFFLE(0, 1, 2, 3)));
+    } else {
+      const __m256d x = _mm256_permute2f128_pd(v, v, 1);
+      return V(_mm256_permute_pd(x, 0x5));
+    }
+  }
+#endif
+#if defined(__AVX512F__)
+  else if constexpr (bytes == 64) {
+    if constexpr (std::is_same_v<T, float>)
+      return V(_mm512_permutexvar_ps(_mm512_setr_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0), v));
+    else
+      return V(_mm512_permutexvar_pd(_mm512_setr_epi64(7, 6, 5, 4, 3, 2, 1, 0), v));
+  }
+#endif
+  else {  // other targets: through memory
+    V x, y;
+    permute_pair(v, v, x, y, [](std::size_t i, std::size_t n) { return (n - 1 - i % n); });
+    return x;
+  }
+}
+
 /// Interleaves R packets (R a power of two): afterwards the R registers, stored one after the
 /// other, hold a[0][0], a[1][0], ..., a[R-1][0], a[0][1], ... (element r of lane p at p R + r).
 /// log2(R) rounds of zips pairing register i with i + R / 2. For R equal to the lane count this

@@ -170,9 +170,13 @@ void r2c_pass(const T* src, complex<T>* dst, index_t outer, index_t nin, index_t
       if (n % 2 == 0) {
         // z_j = x_2j + i x_2j+1
         const index_t full = std::min(nin, n) / 2;
-        for (index_t j = 0; j < full; ++j) {
-          re[j] = s0[(2 * j) * inner];
-          im[j] = s0[(2 * j + 1) * inner];
+        if (inner == 1) {
+          deinterleave(reinterpret_cast<const complex<T>*>(s0), full, re, im);
+        } else {
+          for (index_t j = 0; j < full; ++j) {
+            re[j] = s0[(2 * j) * inner];
+            im[j] = s0[(2 * j + 1) * inner];
+          }
         }
         for (index_t j = full; j < h; ++j) {
           re[j] = 2 * j < nin ? s0[(2 * j) * inner] : T(0);
@@ -182,16 +186,39 @@ void r2c_pass(const T* src, complex<T>* dst, index_t outer, index_t nin, index_t
         const T* wr = plan->w_re();
         const T* wi = plan->w_im();
         const T half = T(0.5) * scale;
-        for (index_t k = 0; k <= h; ++k) {
-          const index_t a = k == h ? 0 : k, b = k == 0 ? 0 : h - k;
-          // E = (Z_a + conj Z_b) / 2, O = -i (Z_a - conj Z_b) / 2, X_k = E + w^k O
-          const T er = zr[a] + zr[b], ei = zi[a] - zi[b];
-          const T dr = zr[a] - zr[b], di = zi[a] + zi[b];
-          const T orr = di, oi = -dr;
-          const T xr = er + wr[k] * orr - wi[k] * oi;
-          const T xi = ei + wr[k] * oi + wi[k] * orr;
-          d0[k * inner] = complex<T>(xr * half, xi * half);
-        }
+        // X_k = E + w^k O with E = (Z_a + conj Z_b) / 2, O = -i (Z_a - conj Z_b) / 2, a = k and
+        // b = h - k (both 0 for k = 0 and k = h), on scalars or packets of consecutive k.
+        const auto post = [&]<class V>(const V& ar, const V& ai, const V& br, const V& bi, const V& cr, const V& ci,
+                                       V& xr, V& xi) {
+          const V er = ar + br, ei = ai - bi, dr = ar - br, di = ai + bi;
+          xr = fmadd(ci, dr, fmadd(cr, di, er)) * splat<V>(half);
+          xi = fmsub(ci, di, fmsub(cr, dr, ei)) * splat<V>(half);
+        };
+        index_t k = 0;
+        using P = copy_packet<T>;
+        constexpr index_t w = lanes_of<P>;
+        if constexpr (w > 1)
+          if (inner == 1) {  // packets over k in [1, h - 1]: Z_b loaded backwards
+            T* d = reinterpret_cast<T*>(d0);
+            for (k = 1; k + w <= h; k += w) {
+              P xr, xi, zlo, zhi;
+              post(P::load_unaligned(zr + k), P::load_unaligned(zi + k),
+                   reverse_lanes(P::load_unaligned(zr + h - k - w + 1)),
+                   reverse_lanes(P::load_unaligned(zi + h - k - w + 1)), P::load_unaligned(wr + k),
+                   P::load_unaligned(wi + k), xr, xi);
+              zip(xr, xi, zlo, zhi);
+              zlo.store_unaligned(d + 2 * k);
+              zhi.store_unaligned(d + 2 * k + w);
+            }
+          }
+        const auto one = [&](index_t q) {
+          const index_t a = q == h ? 0 : q, b = q == 0 ? 0 : h - q;
+          T xr, xi;
+          post(zr[a], zi[a], zr[b], zi[b], wr[q], wi[q], xr, xi);
+          d0[q * inner] = complex<T>(xr, xi);
+        };
+        one(0);
+        for (k = std::max<index_t>(k, 1); k <= h; ++k) one(k);
       } else {
         for (index_t j = 0; j < n; ++j) {
           re[j] = j < nin ? s0[j * inner] : T(0);
@@ -246,9 +273,13 @@ void c2r_pass(const complex<T>* src, T* dst, index_t outer, index_t nin, index_t
           re[k] = ei + tr;  // imaginary part, swapped
         }
         const auto [zi, zr] = cp.run(re, im, sc.wre, sc.wim, 1);
-        for (index_t j = 0; j < h; ++j) {
-          d0[(2 * j) * inner] = zr[j] * scale;
-          d0[(2 * j + 1) * inner] = zi[j] * scale;
+        if (inner == 1) {
+          interleave(zr, zi, h, scale, reinterpret_cast<complex<T>*>(d0));
+        } else {
+          for (index_t j = 0; j < h; ++j) {
+            d0[(2 * j) * inner] = zr[j] * scale;
+            d0[(2 * j + 1) * inner] = zi[j] * scale;
+          }
         }
       } else {
         // The full Hermitian spectrum, swapped; the inverse's real part is the signal.
