@@ -52,6 +52,11 @@ inline constexpr index_t lanes_of = [] {
     return static_cast<index_t>(V::size);
 }();
 
+/// The widest packet of at most 256 bits: the half packet on AVX-512 builds, whose in-lane
+/// shuffles are cheaper than AVX-512's two-register permutes and whose batches are half as large.
+template <class T>
+using packet256 = std::conditional_t<(lanes_of<packet<T>> * sizeof(T) > 32), half_packet<T>, packet<T>>;
+
 /// Calls f(std::type_identity<V>{}, from, to) with the widest packet type V whose width fits the
 /// rest of [j0, j1), for the largest multiple of that width, then narrower ones, then scalars.
 template <class T, class F>

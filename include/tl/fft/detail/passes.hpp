@@ -46,15 +46,10 @@ struct scratch {
   }
 };
 
-/// The packets of the (de)interleaving copies: at most 256 bits, whose in-lane shuffles are
-/// cheaper than AVX-512's two-register permutes.
-template <class T>
-using copy_packet = std::conditional_t<(lanes_of<packet<T>> * sizeof(T) > 32), half_packet<T>, packet<T>>;
-
 /// Splits count interleaved complex values into re[] and im[].
 template <class T>
 void deinterleave(const complex<T>* src, index_t count, T* re, T* im) {
-  using P = copy_packet<T>;
+  using P = packet256<T>;
   constexpr index_t w = lanes_of<P>;
   index_t k = 0;
   const T* s = reinterpret_cast<const T*>(src);
@@ -73,7 +68,7 @@ void deinterleave(const complex<T>* src, index_t count, T* re, T* im) {
 /// dst[k] = scale * (re[k] + i im[k]) for k < count.
 template <class T>
 void interleave(const T* re, const T* im, index_t count, T scale, complex<T>* dst) {
-  using P = copy_packet<T>;
+  using P = packet256<T>;
   constexpr index_t w = lanes_of<P>;
   index_t k = 0;
   T* d = reinterpret_cast<T*>(dst);
@@ -195,7 +190,7 @@ void r2c_pass(const T* src, complex<T>* dst, index_t outer, index_t nin, index_t
           xi = fmsub(ci, di, fmsub(cr, dr, ei)) * splat<V>(half);
         };
         index_t k = 0;
-        using P = copy_packet<T>;
+        using P = packet256<T>;
         constexpr index_t w = lanes_of<P>;
         if constexpr (w > 1)
           if (inner == 1) {  // packets over k in [1, h - 1]: Z_b loaded backwards

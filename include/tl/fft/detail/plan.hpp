@@ -240,7 +240,7 @@ class c2c_plan {
   /// The narrower packets the four-step decomposition takes on AVX-512 builds when a batch of
   /// sub-transforms (lanes x length x re/im, and as much scratch) then fits in 32 KiB of L1 and
   /// a full-width batch would not: 256 bits.
-  using narrow_packet = std::conditional_t<(lanes_w * sizeof(T) > 32), half_packet<T>, packet<T>>;
+  using narrow_packet = packet256<T>;
   /// Lengths from which a single line is transformed by the four-step decomposition (below, one
   /// line of Stockham stages stays in L1 and is faster; measured on AVX2).
   static constexpr index_t four_step_min = sizeof(T) == 4 ? 8192 : 4096;
