@@ -51,14 +51,14 @@ inline constexpr default_dims all_dims{0}, last_two{2};
 /// @brief 1-D discrete Fourier transform along `dim` (torch.fft.fft); `n` pads or truncates.
 template <expression E>
 auto fft(E&& x, std::optional<index_t> n = {}, index_t dim = -1, std::string_view norm = "backward") {
-  return detail::c2c_nd("fft", std::forward<E>(x), detail::opt_n("fft", n), detail::index_span(&dim, 1), detail::parse_norm("fft", norm),
-                        false, detail::all_dims);
+  return detail::c2c_nd("fft", std::forward<E>(x), detail::opt_n("fft", n), detail::index_span(&dim, 1),
+                        detail::parse_norm("fft", norm), false, detail::all_dims);
 }
 /// @brief 1-D inverse discrete Fourier transform (torch.fft.ifft).
 template <expression E>
 auto ifft(E&& x, std::optional<index_t> n = {}, index_t dim = -1, std::string_view norm = "backward") {
-  return detail::c2c_nd("ifft", std::forward<E>(x), detail::opt_n("ifft", n), detail::index_span(&dim, 1), detail::parse_norm("ifft", norm),
-                        true, detail::all_dims);
+  return detail::c2c_nd("ifft", std::forward<E>(x), detail::opt_n("ifft", n), detail::index_span(&dim, 1),
+                        detail::parse_norm("ifft", norm), true, detail::all_dims);
 }
 /// @brief 2-D transform over `dim` (default the last two dims) (torch.fft.fft2).
 template <expression E>
@@ -87,8 +87,8 @@ auto ifftn(E&& x, std::vector<index_t> s = {}, std::vector<index_t> dim = {}, st
 /// @brief Transform of a real signal: the n / 2 + 1 non-negative frequencies (torch.fft.rfft).
 template <expression E>
 auto rfft(E&& x, std::optional<index_t> n = {}, index_t dim = -1, std::string_view norm = "backward") {
-  return detail::r2c_nd("rfft", std::forward<E>(x), detail::opt_n("rfft", n), detail::index_span(&dim, 1), detail::parse_norm("rfft", norm),
-                        detail::all_dims, false);
+  return detail::r2c_nd("rfft", std::forward<E>(x), detail::opt_n("rfft", n), detail::index_span(&dim, 1),
+                        detail::parse_norm("rfft", norm), detail::all_dims, false);
 }
 /// @brief Inverse of rfft: n real values (default 2 * (m - 1)) from m frequencies (torch.fft.irfft).
 template <expression E>

@@ -72,13 +72,13 @@ struct recorded_input {
   tensor<typename E::value_type, E::rank> x;
   axes_spec a;
   shape_t<E::rank> shape;
-  recorded_input(const char* op, const E& e, index_span s, index_span dim,
-                 default_dims def, bool all_defaults)
+  recorded_input(const char* op, const E& e, index_span s, index_span dim, default_dims def, bool all_defaults)
       : x(e), a(prepare(op, x, s, dim, def, all_defaults)), shape(x.shape()) {}
 };
 
 template <class E>
-complex_result_t<E> record_c2c(const char* op, const E& x, index_span s, index_span dim, norm_mode nm, bool inverse, default_dims def) {
+complex_result_t<E> record_c2c(const char* op, const E& x, index_span s, index_span dim, norm_mode nm, bool inverse,
+                               default_dims def) {
   using V = typename E::value_type;
   constexpr std::size_t R = E::rank;
   using C = complex<fft_real_t<V>>;
@@ -97,7 +97,8 @@ complex_result_t<E> record_c2c(const char* op, const E& x, index_span s, index_s
 }
 
 template <class E>
-complex_result_t<E> record_r2c(const char* op, const E& x, index_span s, index_span dim, norm_mode nm, default_dims def, bool conj_out) {
+complex_result_t<E> record_r2c(const char* op, const E& x, index_span s, index_span dim, norm_mode nm, default_dims def,
+                               bool conj_out) {
   using V = typename E::value_type;
   constexpr std::size_t R = E::rank;
   using C = complex<fft_real_t<V>>;
@@ -113,8 +114,8 @@ complex_result_t<E> record_r2c(const char* op, const E& x, index_span s, index_s
 }
 
 template <class E>
-real_result_t<E> record_c2r(const char* op, const E& x, index_span s, index_span dim,
-                            norm_mode nm, default_dims def, bool conj_in) {
+real_result_t<E> record_c2r(const char* op, const E& x, index_span s, index_span dim, norm_mode nm, default_dims def,
+                            bool conj_in) {
   using V = typename E::value_type;
   constexpr std::size_t R = E::rank;
   using T = fft_real_t<V>;

@@ -14,8 +14,8 @@
 #include "tl/core/error.hpp"
 #include "tl/core/tensor.hpp"
 #include "tl/eval/device_slot.hpp"
-#include "tl/fft/detail/dim_list.hpp"
 #include "tl/expr/elementwise.hpp"
+#include "tl/fft/detail/dim_list.hpp"
 
 namespace tl::fft::detail {
 

@@ -134,8 +134,7 @@ axis_pass<R> along(const shape_t<R>& in, std::size_t d, index_t nout) {
 /// Checks the device, resolves n / s and dim, and fills the default lengths of the first
 /// `ndefault` transformed dims (all but the last for c2r, whose default differs).
 template <class E>
-axes_spec prepare(const char* op, const E& x, index_span s, index_span dim,
-                  default_dims def, bool all_defaults) {
+axes_spec prepare(const char* op, const E& x, index_span s, index_span dim, default_dims def, bool all_defaults) {
   static_assert(E::rank >= 1, "tl::fft: the input must have at least one dimension (torch raises the same)");
   axes_spec a = resolve_axes(op, x.shape(), s, dim, def);
   default_sizes(op, x.shape(), a, all_defaults ? a.dims.size() : a.dims.size() - 1);
@@ -178,17 +177,19 @@ using real_result_t = tensor<fft_real_t<typename std::remove_cvref_t<E>::value_t
 
 // Autograd: record the transform as one graph node (defined in tl/fft/detail/autograd.hpp).
 template <class E>
-complex_result_t<E> record_c2c(const char* op, const E& x, index_span s, index_span dim, norm_mode nm, bool inverse, default_dims def);
+complex_result_t<E> record_c2c(const char* op, const E& x, index_span s, index_span dim, norm_mode nm, bool inverse,
+                               default_dims def);
 template <class E>
-complex_result_t<E> record_r2c(const char* op, const E& x, index_span s, index_span dim, norm_mode nm, default_dims def, bool conj_out);
+complex_result_t<E> record_r2c(const char* op, const E& x, index_span s, index_span dim, norm_mode nm, default_dims def,
+                               bool conj_out);
 template <class E>
-real_result_t<E> record_c2r(const char* op, const E& x, index_span s, index_span dim,
-                            norm_mode nm, default_dims def, bool conj_in);
+real_result_t<E> record_c2r(const char* op, const E& x, index_span s, index_span dim, norm_mode nm, default_dims def,
+                            bool conj_in);
 
 /// fftn / ifftn on any expression.
 template <class E>
-complex_result_t<E> c2c_nd(const char* op, E&& x, index_span s, index_span dim,
-                           norm_mode nm, bool inverse, default_dims def) {
+complex_result_t<E> c2c_nd(const char* op, E&& x, index_span s, index_span dim, norm_mode nm, bool inverse,
+                           default_dims def) {
   using D = std::remove_cvref_t<E>;
   constexpr std::size_t R = D::rank;
   using T = fft_real_t<typename D::value_type>;
@@ -206,8 +207,8 @@ complex_result_t<E> c2c_nd(const char* op, E&& x, index_span s, index_span dim,
 /// rfftn (and ihfftn with `conj_out`): a real pass over the last transformed dim, complex passes
 /// over the others.
 template <class E>
-complex_result_t<E> r2c_nd(const char* op, E&& x, index_span s, index_span dim,
-                           norm_mode nm, default_dims def, bool conj_out) {
+complex_result_t<E> r2c_nd(const char* op, E&& x, index_span s, index_span dim, norm_mode nm, default_dims def,
+                           bool conj_out) {
   using D = std::remove_cvref_t<E>;
   constexpr std::size_t R = D::rank;
   static_assert(!is_complex_v<typename D::value_type>,
@@ -242,8 +243,8 @@ complex_result_t<E> r2c_nd(const char* op, E&& x, index_span s, index_span dim,
 /// irfftn (and hfftn with `conj_in`): complex inverse passes over all but the last transformed
 /// dim, then a complex-to-real pass producing s[-1] (default 2 * (m - 1)) real values.
 template <class E>
-real_result_t<E> c2r_nd(const char* op, E&& x, index_span s, index_span dim,
-                        norm_mode nm, default_dims def, bool conj_in) {
+real_result_t<E> c2r_nd(const char* op, E&& x, index_span s, index_span dim, norm_mode nm, default_dims def,
+                        bool conj_in) {
   using D = std::remove_cvref_t<E>;
   constexpr std::size_t R = D::rank;
   using T = fft_real_t<typename D::value_type>;

@@ -123,8 +123,8 @@ TL_INLINE void zip(const V& a, const V& b, V& lo, V& hi) {
   else if constexpr (bytes == 64) {
     if constexpr (std::is_same_v<T, float>) {
       lo = _mm512_permutex2var_ps(a, _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23), b);
-      hi = _mm512_permutex2var_ps(a, _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31),
-                                  b);
+      hi =
+          _mm512_permutex2var_ps(a, _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31), b);
     } else {
       lo = _mm512_permutex2var_pd(a, _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11), b);
       hi = _mm512_permutex2var_pd(a, _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15), b);
@@ -170,10 +170,8 @@ TL_INLINE void unzip(const V& a, const V& b, V& even, V& odd) {
 #if defined(__AVX512F__)
   else if constexpr (bytes == 64) {
     if constexpr (std::is_same_v<T, float>) {
-      even = _mm512_permutex2var_ps(a, _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30),
-                                    b);
-      odd = _mm512_permutex2var_ps(a, _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31),
-                                   b);
+      even = _mm512_permutex2var_ps(a, _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30), b);
+      odd = _mm512_permutex2var_ps(a, _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31), b);
     } else {
       even = _mm512_permutex2var_pd(a, _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), b);
       odd = _mm512_permutex2var_pd(a, _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15), b);
@@ -531,7 +529,7 @@ template <int R, class T>
 void stockham_stage(index_t m, index_t s, const T* xr, const T* xi, T* yr, T* yi, stage_twiddles<T> tw) {
   const odd_radix_table<T, (R % 2 ? R : 3)>* tab = nullptr;
   if constexpr (R % 2 == 1) tab = &odd_radix_table<T, R>::get();
-  if constexpr ((R & (R - 1)) == 0 && lanes_of<packet<T>> > 1)
+  if constexpr ((R & (R - 1)) == 0 && packet<T>::size > 1)
     if (s == 1 && tw.re_by_r) return first_stage_packets<R, T>(m, xr, xi, yr, yi, tw);
   if (m == 1) {  // the last stage: every twiddle is 1
     for_each_width<T>(0, s, [&]<class V>(std::type_identity<V>, index_t from, index_t to) {

@@ -4,9 +4,9 @@
 /// (length, precision, kind). Plans are shared through shared_ptr, so evicting one while another
 /// thread still runs it is safe. Each thread also remembers its last few plans (no lock on a
 /// repeated call); clearing or resizing the cache invalidates those too.
-#include <cstddef>
 #include <array>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <list>
 #include <memory>
