@@ -154,6 +154,21 @@ class thread_pool {
   bool m_quit = false;
 };
 
+/// The size in bytes of the last-level cache as the OS reports it (L3, else L2), 0 when unknown.
+inline std::size_t last_level_cache_bytes() {
+  static const std::size_t bytes = [] {
+    long b = 0;
+#if defined(_SC_LEVEL3_CACHE_SIZE)
+    b = ::sysconf(_SC_LEVEL3_CACHE_SIZE);
+#endif
+#if defined(_SC_LEVEL2_CACHE_SIZE)
+    if (b <= 0) b = ::sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    return b > 0 ? static_cast<std::size_t>(b) : std::size_t{0};
+  }();
+  return bytes;
+}
+
 /// Destination size (bytes) from which the CPU evaluator writes with streaming stores; see
 /// tl::set_streaming_store_threshold.
 inline std::atomic<std::size_t>& streaming_store_threshold() {
@@ -163,10 +178,7 @@ inline std::atomic<std::size_t>& streaming_store_threshold() {
     const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
     std::size_t share = std::size_t{8} << 20;
     share *= hw;
-#if defined(_SC_LEVEL3_CACHE_SIZE)
-    const long l3 = ::sysconf(_SC_LEVEL3_CACHE_SIZE);
-    if (l3 > 0) share = std::min(share, static_cast<std::size_t>(l3));
-#endif
+    if (const std::size_t llc = last_level_cache_bytes(); llc > 0) share = std::min(share, llc);
     return std::max(share, std::size_t{1} << 20);
   }();
   return bytes;

@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstddef>
 #include <type_traits>
+#include <utility>
+
 #include "tl/core/simd.hpp"
 
 #if defined(__AVX__)
@@ -390,6 +392,61 @@ TL_INLINE void dft_points(V (&re)[R], V (&im)[R], const odd_radix_table<T, (R % 
       im[k] = ei[k] + oi[k];
       re[k + 4] = er[k] - orr[k];
       im[k + 4] = ei[k] - oi[k];
+    }
+  } else if constexpr (R == 16) {
+    // 16 = 4 x 4: DFT4 over n1 of x[4 n1 + n2] for each n2, twiddles w16^(n2 k1), DFT4 over n2;
+    // X[k1 + 4 k2] is output k2 of the k1-th second-round DFT.
+    const T c1 = static_cast<T>(0.923879532511286756128183189396788933L);  // cos(pi / 8)
+    const T s1 = static_cast<T>(0.382683432365089771728459984030398867L);  // sin(pi / 8)
+    const V h = splat<V>(static_cast<T>(0.707106781186547524400844362104849039L));
+    V ar[4][4], ai[4][4];  // [n2][k1]
+    for (int n2 = 0; n2 < 4; ++n2) {
+      V tr[4] = {re[n2], re[n2 + 4], re[n2 + 8], re[n2 + 12]};
+      V ti[4] = {im[n2], im[n2 + 4], im[n2 + 8], im[n2 + 12]};
+      dft_points<4, V, T>(tr, ti, nullptr);
+      for (int k1 = 0; k1 < 4; ++k1) {
+        ar[n2][k1] = tr[k1];
+        ai[n2][k1] = ti[k1];
+      }
+    }
+    // (x + i y) * exp(-2 pi i e / 16) for e = n2 k1 in {1, 2, 3, 4, 6, 9}.
+    const auto rot = [&](V& x, V& y, T c, T sn) {  // * (c - i sn)
+      const V cx = splat<V>(c), sx = splat<V>(sn);
+      const V nx = fmadd(x, cx, y * sx);
+      y = fmsub(y, cx, x * sx);
+      x = nx;
+    };
+    rot(ar[1][1], ai[1][1], c1, s1);
+    rot(ar[1][3], ai[1][3], s1, c1);
+    rot(ar[3][1], ai[3][1], s1, c1);
+    rot(ar[3][3], ai[3][3], -c1, -s1);
+    {  // e = 2: * (1 - i) / sqrt(2)
+      for (auto [n2, k1] : {std::pair{1, 2}, std::pair{2, 1}}) {
+        const V x = ar[n2][k1], y = ai[n2][k1];
+        ar[n2][k1] = (x + y) * h;
+        ai[n2][k1] = (y - x) * h;
+      }
+    }
+    {  // e = 4: * -i
+      const V x = ar[2][2];
+      ar[2][2] = ai[2][2];
+      ai[2][2] = -x;
+    }
+    {  // e = 6: * (-1 - i) / sqrt(2)
+      for (auto [n2, k1] : {std::pair{2, 3}, std::pair{3, 2}}) {
+        const V x = ar[n2][k1], y = ai[n2][k1];
+        ar[n2][k1] = (y - x) * h;
+        ai[n2][k1] = -(x + y) * h;
+      }
+    }
+    for (int k1 = 0; k1 < 4; ++k1) {
+      V tr[4] = {ar[0][k1], ar[1][k1], ar[2][k1], ar[3][k1]};
+      V ti[4] = {ai[0][k1], ai[1][k1], ai[2][k1], ai[3][k1]};
+      dft_points<4, V, T>(tr, ti, nullptr);
+      for (int k2 = 0; k2 < 4; ++k2) {
+        re[k1 + 4 * k2] = tr[k2];
+        im[k1 + 4 * k2] = ti[k2];
+      }
     }
   } else {
     static_assert(R % 2 == 1, "tl::fft: unsupported radix");

@@ -15,6 +15,7 @@
 
 #include "tl/core/config.hpp"
 #include "tl/core/error.hpp"
+#include "tl/eval/cpu/thread_pool.hpp"
 #include "tl/fft/detail/kernels.hpp"
 
 namespace tl::fft::detail {
@@ -89,20 +90,40 @@ inline index_t next_smooth235(index_t n, index_t min_pow2 = 1) {
   return best;
 }
 
+/// When a plan transforms single lines by the four-step decomposition.
+enum class split_rule {
+  never,         ///< Stockham passes only
+  when_it_pays,  ///< when the line does not fit in the last-level cache (c2c_plan::four_step_pays)
+  always,        ///< whenever n has two factors of at least four packets (tests)
+};
+
 /// An immutable complex FFT plan of length n (forward; the inverse swaps re and im).
 template <class T>
 class c2c_plan {
  public:
-  /// Plans a length-n transform; `split` allows the four-step decomposition for single lines.
-  explicit c2c_plan(index_t n, bool split = true) : m_n(n) {
+  /// Plans a length-n transform; `split` says when single lines use the four-step decomposition.
+  explicit c2c_plan(index_t n, split_rule split = split_rule::when_it_pays) : m_n(n) {
     if (n <= 0) throw value_error(tl::detail::cat_str("tl::fft: invalid transform length ", n));
     if (!is_smooth13(n))
       build_bluestein();
-    else if (!(split && build_four_step()))
+    else if (!(split != split_rule::never && (split == split_rule::always || four_step_pays(n)) && build_four_step()))
       build_stockham();
   }
   index_t size() const { return m_n; }
   bool is_bluestein() const { return m_blue_n > 0; }
+  bool is_four_step() const { return m_n1 > 0; }
+
+  /// Whether a single line of length n is transformed by the four-step decomposition: when the
+  /// Stockham passes' working set (data and work arrays, re and im) does not fit in the last-level
+  /// cache and each pass would stream from memory. Below that the Stockham passes are faster: on
+  /// the AVX-512 Xeon of docs/benchmarks.md by 1.2-2x at every power of two from 4096 to 2^22 and
+  /// at most smooth lengths (0.8-1.0x the four-step's time at 12288 and 46080), in AVX-512 and
+  /// AVX2 builds.
+  static bool four_step_pays(index_t n) {
+    const std::size_t llc = tl::detail::last_level_cache_bytes();
+    const std::size_t limit = llc > 0 ? llc : std::size_t{32} << 20;
+    return static_cast<std::size_t>(n) * 4 * sizeof(T) > limit;
+  }
   /// Scratch each of the real and imaginary work arrays needs, in elements per lane.
   index_t scratch_size() const {
     if (m_blue_n > 0) return m_blue_n + m_sub->scratch_size();
@@ -138,6 +159,9 @@ class c2c_plan {
         case 5: stockham_stage<5, T>(left, s * L, xr, xi, yr, yi, tw); break;
         case 7: stockham_stage<7, T>(left, s * L, xr, xi, yr, yi, tw); break;
         case 8: stockham_stage<8, T>(left, s * L, xr, xi, yr, yi, tw); break;
+        case 16:
+          stockham_stage<16, T>(left, s * L, xr, xi, yr, yi, tw);
+          break;
         case 11: stockham_stage<11, T>(left, s * L, xr, xi, yr, yi, tw); break;
         default: stockham_stage<13, T>(left, s * L, xr, xi, yr, yi, tw); break;
       }
@@ -157,19 +181,41 @@ class c2c_plan {
       n /= 2;
       ++e;
     }
-    // Radix 8 where possible; 2^(3k+1) uses 4 * 4 instead of 8 * 2 when it can.
-    int k8 = e / 3;
-    const int rem = e % 3;
-    int k4 = rem == 2 ? 1 : 0, k2 = 0;
-    if (rem == 1) {
-      if (k8 > 0) {
-        --k8;
-        k4 += 2;
-      } else {
-        k2 = 1;
+    int k16 = 0, k8 = 0, k4 = 0, k2 = 0;
+    if (radix16 && e >= 8) {
+      // Radix 16 where possible, the rest as 4, 8 or 8 * 4 (for 2^(4k+1), instead of 16 * 2).
+      // (Lengths up to 128 keep radix 8 and 4: faster there.)
+      k16 = e / 4;
+      const int rem = e % 4;
+      if (rem == 1) {
+        if (k16 > 0) {
+          --k16;
+          k8 = 1;
+          k4 = 1;
+        } else {
+          k2 = 1;
+        }
+      } else if (rem == 2) {
+        k4 = 1;
+      } else if (rem == 3) {
+        k8 = 1;
+      }
+    } else {
+      // Radix 8 where possible; 2^(3k+1) uses 4 * 4 instead of 8 * 2 when it can.
+      k8 = e / 3;
+      const int rem = e % 3;
+      k4 = rem == 2 ? 1 : 0;
+      if (rem == 1) {
+        if (k8 > 0) {
+          --k8;
+          k4 += 2;
+        } else {
+          k2 = 1;
+        }
       }
     }
     // Large radices first: the first stages run with a short inner length.
+    f.insert(f.end(), k16, 16);
     f.insert(f.end(), k8, 8);
     f.insert(f.end(), k4, 4);
     f.insert(f.end(), k2, 2);
@@ -237,13 +283,14 @@ class c2c_plan {
   }
 
   static constexpr index_t lanes_w = lanes_of<packet<T>>;
+  /// Radix-16 stages where the register file holds a radix-16 butterfly (32 registers: AVX-512):
+  /// one pass fewer than radix 8 every 12 factors of 2; on the AVX-512 Xeon of docs/benchmarks.md
+  /// 1.2-1.7x faster from 256 points up (float 1024: 1.4x, double 4096: 1.7x).
+  static constexpr bool radix16 = tl::detail::simd_register_bytes<packet<T>>() == 64;
   /// The narrower packets the four-step decomposition takes on AVX-512 builds when a batch of
   /// sub-transforms (lanes x length x re/im, and as much scratch) then fits in 32 KiB of L1 and
   /// a full-width batch would not: 256 bits.
   using narrow_packet = packet256<T>;
-  /// Lengths from which a single line is transformed by the four-step decomposition (below, one
-  /// line of Stockham stages stays in L1 and is faster; measured on AVX2).
-  static constexpr index_t four_step_min = sizeof(T) == 4 ? 8192 : 4096;
 
   /// n = n1 * n2 with n1 the divisor closest to sqrt(n) and both at least four packets: the line
   /// becomes n2 column transforms of length n1 and n1 row transforms of length n2, each done
@@ -252,16 +299,15 @@ class c2c_plan {
   bool build_four_step() {
     const index_t n = m_n;
     index_t W = lanes_w;
-    if (n < four_step_min) return false;
     index_t best = 0;
     for (index_t d = 1; d * d <= n; ++d)
       if (n % d == 0 && d >= 4 * W) best = d;
     if (best == 0 || n / best < 4 * W) return false;
     m_n1 = n / best;  // the larger factor runs first, over the columns
     m_n2 = best;
-    m_sub1 = std::make_shared<const c2c_plan<T>>(m_n1, false);
-    m_sub2 = std::make_shared<const c2c_plan<T>>(m_n2, false);
-    m_stockham = std::make_shared<const c2c_plan<T>>(n, false);
+    m_sub1 = std::make_shared<const c2c_plan<T>>(m_n1, split_rule::never);
+    m_sub2 = std::make_shared<const c2c_plan<T>>(m_n2, split_rule::never);
+    m_stockham = std::make_shared<const c2c_plan<T>>(n, split_rule::never);
     const index_t nmax = std::max(m_n1, m_n2);
     const auto batch_bytes = [&](index_t lanes) { return lanes * nmax * static_cast<index_t>(4 * sizeof(T)); };
     m_narrow = !std::is_same_v<narrow_packet, packet<T>> && batch_bytes(lanes_of<narrow_packet>) <= 32768 &&
