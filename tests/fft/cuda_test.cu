@@ -2,44 +2,23 @@
 // rolling ops (cat, roll, fftshift) on the device against the host.
 #include <doctest/doctest.h>
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <string_view>
+#include <tl/cuda.hpp>
 #include <type_traits>
 
-#include <tl/cuda.hpp>
-
+#include "../cuda_rel_rms.hpp"
 #include "../test_util.hpp"
 
 namespace {
 using tl::index_t;
 
 using tl_test::random;
-
-/// Relative RMS difference ||a - b|| / ||b|| of a device result and a host result.
-template <class A, class B>
-double rel_rms(const A& dev, const B& host) {
-  REQUIRE(dev.is_cuda());
-  REQUIRE(dev.shape() == host.shape());
-  const auto a = dev.cpu().contiguous();
-  const auto b = host.contiguous();
-  double num = 0, den = 0;
-  for (index_t i = 0; i < b.numel(); ++i) {
-    const auto d = a.data()[i] - b.data()[i];
-    const auto v = b.data()[i];
-    if constexpr (tl::is_complex_v<std::remove_cvref_t<decltype(v)>>) {
-      num += static_cast<double>(d.re) * d.re + static_cast<double>(d.im) * d.im;
-      den += static_cast<double>(v.re) * v.re + static_cast<double>(v.im) * v.im;
-    } else {
-      num += static_cast<double>(d) * d;
-      den += static_cast<double>(v) * v;
-    }
-  }
-  return den == 0 ? std::sqrt(num) : std::sqrt(num / den);
-}
+using tl_test::rel_rms;
 
 /// The CPU FFT's own promise, 10 eps log2(n), with room for cuFFT's different algorithms.
 template <class T>

@@ -3,6 +3,7 @@
 /// @brief tl::matmul with torch's semantics: dot, matrix-vector, matrix-matrix and batched products.
 /// float, double and complex products run on the packed, cache-blocked GEMM of tl::linalg
 /// (tl/linalg/detail/gemm.hpp); integer ones on the simple kernel in tl/ops/detail/gemm.hpp.
+/// Products of CUDA tensors run on cuBLAS (tl/ops/detail/device_gemm.hpp, tl/ops/cuda/gemm.cuh).
 #include <algorithm>
 #include <type_traits>
 #include <utility>
@@ -48,6 +49,14 @@ auto strided_as(E&& e) {
 template <class Out, class F, class A, class B>
 Out record_matmul(F fwd, const A& a, const B& b);
 }  // namespace detail
+}  // namespace tl
+
+#include "tl/ops/detail/device_gemm.hpp"
+#if defined(__CUDACC__)
+#include "tl/ops/cuda/gemm.cuh"
+#endif
+
+namespace tl {
 
 /// @brief Matrix product with torch.matmul's rules: 1-D x 1-D is a dot product (rank 0); 2-D x 2-D
 /// the matrix product; a 1-D first (second) operand gets a dim of 1 prepended (appended) that is
@@ -60,8 +69,10 @@ Out record_matmul(F fwd, const A& a, const B& b);
 /// @endcode
 template <expression A, expression B>
 auto matmul(A&& a, B&& b) {
-  detail::require_host("matmul", a);
-  detail::require_host("matmul", b);
+  const tl::device da = detail::expression_device(a), db = detail::expression_device(b);
+  if (da != db)
+    throw device_error(
+        detail::cat_str("tl::matmul: expected both operands on the same device, got ", da.str(), " and ", db.str()));
   using DA = std::remove_cvref_t<A>;
   using DB = std::remove_cvref_t<B>;
   constexpr std::size_t RA = DA::rank, RB = DB::rank;
@@ -115,6 +126,7 @@ auto matmul(A&& a, B&& b) {
     if constexpr (RA > 1) os[o++] = m;
     if constexpr (RB > 1) os[o++] = n;
   }
+  if (da.is_cuda()) return detail::device_matmul<V, RO>(a, b, os, batch, m, n, k, da);
   tensor<V, RO> out(os);
   if (out.numel() == 0) return out;
   if (k == 0) {
