@@ -13,7 +13,11 @@
 
 #include "tl/linalg/detail/autograd_decl.hpp"
 #include "tl/linalg/detail/batch.hpp"
+#include "tl/linalg/detail/device.hpp"
 #include "tl/linalg/detail/potrf.hpp"
+#if defined(__CUDACC__)
+#include "tl/linalg/cuda/solver.cuh"
+#endif
 
 namespace tl::linalg {
 
@@ -26,11 +30,39 @@ struct cholesky_ex_result {
 };
 
 namespace detail {
+/// Throws the CPU path's error for the first batch element whose info is positive.
+template <class Info>
+void throw_not_positive_definite(const char* op, const Info& info, bool batched) {
+  for (index_t b = 0; b < info.numel(); ++b)
+    if (const std::int32_t k = info.data()[b]; k > 0)
+      throw linalg_error(cat_str("tl::linalg::", op, ": the input is not positive-definite", batch_note(b, batched),
+                                 ": the leading minor of order ", k, " is not positive-definite"));
+}
+
+/// cholesky of a CUDA tensor: cuSOLVER's potrf on a contiguous copy, one matrix after the other.
+template <bool Throw, class T, std::size_t R, class E>
+cholesky_ex_result<T, R> device_cholesky(const char* op, const E& A, bool upper) {
+  require_no_device_grad(op, A);
+  tensor<T, R> a = tensor<T, R>(A).clone();  // contiguous, conjugate resolved, ours to overwrite
+  const auto& s = a.shape();
+  require_square(op, s);
+  const index_t n = s[R - 1];
+  shape_t<R - 2> is{};
+  for (std::size_t q = 0; q + 2 < R; ++q) is[q] = s[q];
+  tensor<std::int32_t, R - 2> info = tl::zeros<std::int32_t>(is, a.device());
+  if (a.numel() == 0) return {a, info};
+  device_potrf<T>(op)(batch_count(s), n, a.data(), info.data(), upper, a.device().index());
+  cholesky_ex_result<T, R> r{triangle_of<T, R>(a, upper), info};
+  if constexpr (Throw) throw_not_positive_definite(op, tensor<std::int32_t, R - 2>(info.cpu()), R > 2);
+  return r;
+}
+
 template <bool Throw, expression E>
 auto cholesky_impl(const char* op, E&& A, bool upper) {
   check_matrix_arg<E>();
   using T = value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  if (tl::detail::expression_device(A).is_cuda()) return device_cholesky<Throw, T, R>(op, A, upper);
   if constexpr (records_grad<T>())
     if (tl::detail::must_record(A)) return record_cholesky<Throw>(op, A, upper);
   const auto a = readable(std::forward<E>(A));
@@ -77,12 +109,7 @@ auto cholesky_impl(const char* op, E&& A, bool upper) {
       }
     }
   });
-  if constexpr (Throw) {
-    for (index_t b = 0; b < r.info.numel(); ++b)
-      if (const std::int32_t k = r.info.data()[b]; k > 0)
-        throw linalg_error(cat_str("tl::linalg::", op, ": the input is not positive-definite", batch_note(b, R > 2),
-                                   ": the leading minor of order ", k, " is not positive-definite"));
-  }
+  if constexpr (Throw) throw_not_positive_definite(op, r.info, R > 2);
   return r;
 }
 }  // namespace detail

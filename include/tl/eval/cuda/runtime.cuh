@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <string>
+#include <unordered_map>
 
 #include "tl/core/device.hpp"
 #include "tl/core/error.hpp"
@@ -94,6 +95,24 @@ namespace detail {
 inline cudaStream_t& current_stream_ref() {
   thread_local cudaStream_t s = nullptr;  // the legacy default stream
   return s;
+}
+
+/// This thread's handle of a CUDA library (cuBLAS, cuSOLVER, ...) for `device`: made by make() on
+/// first use (with `device` current), released by Destroy at thread exit. Library handles are not
+/// shared between threads.
+template <class H, auto Destroy, class Make>
+H per_thread_handle(int device, Make&& make) {
+  struct handles {
+    std::unordered_map<int, H> by_device;
+    ~handles() {
+      for (auto& entry : by_device) (void)Destroy(entry.second);
+    }
+  };
+  thread_local handles hs;
+  if (auto it = hs.by_device.find(device); it != hs.by_device.end()) return it->second;
+  const H h = make();
+  hs.by_device.emplace(device, h);
+  return h;
 }
 }  // namespace detail
 

@@ -18,7 +18,6 @@
 #include <climits>
 #include <cstddef>
 #include <type_traits>
-#include <unordered_map>
 
 #include "tl/core/complex.hpp"
 #include "tl/core/error.hpp"
@@ -35,22 +34,13 @@ inline void check_cublas(cublasStatus_t s, const char* call) {
                                  cublasGetStatusString(s), ")"));
 }
 
-/// This thread's cuBLAS handle for `device` (created on first use; the caller has made `device`
-/// current).
+/// This thread's cuBLAS handle for `device` (the caller has made `device` current).
 inline cublasHandle_t cublas_handle(int device) {
-  struct handles {
-    std::unordered_map<int, cublasHandle_t> by_device;
-    ~handles() {
-      for (auto& [d, h] : by_device) (void)cublasDestroy(h);
-    }
-  };
-  thread_local handles hs;
-  auto it = hs.by_device.find(device);
-  if (it != hs.by_device.end()) return it->second;
-  cublasHandle_t h;
-  check_cublas(cublasCreate(&h), "cublasCreate");
-  hs.by_device.emplace(device, h);
-  return h;
+  return tl::cuda::detail::per_thread_handle<cublasHandle_t, cublasDestroy>(device, [] {
+    cublasHandle_t h;
+    check_cublas(cublasCreate(&h), "cublasCreate");
+    return h;
+  });
 }
 
 /// One strided-batched call for batch <= INT_MAX products with int extents.
