@@ -7,8 +7,10 @@
 /// together) stores the real parts of element e at re[e * L + lane], the imaginary parts likewise
 /// in im. Every kernel computes the forward DFT (sign -1); the inverse is obtained by swapping
 /// the real and imaginary arrays on the way in and out (IDFT(x) = swap(DFT(swap(x)))).
+#include <array>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
@@ -76,12 +78,36 @@ TL_INLINE void for_each_width(index_t j0, index_t j1, F&& f) {
   take(std::type_identity<T>{});
 }
 
-/// (x, y) = lanes src(i, n) of the concatenation (a, b), for i < 2 n (n lanes per packet), through
-/// memory: the lane shuffles on targets without a dedicated form.
+/// The lane indices src(i, n), i < 2 n, of a two-source permute, as the index type of the
+/// permute instructions (src is a captureless lambda type).
+template <class F, class I, std::size_t N>
+constexpr std::array<I, 2 * N> pair_index() {
+  std::array<I, 2 * N> r{};
+  for (std::size_t i = 0; i < 2 * N; ++i) r[i] = static_cast<I>(F{}(i, N));
+  return r;
+}
+
+/// (x, y) = lanes src(i, n) of the concatenation (a, b), for i < 2 n (n lanes per packet): one
+/// two-source permute per result on AVX-512, else through memory (the lane shuffles on targets
+/// without a dedicated form).
 template <class V, class F>
 TL_INLINE void permute_pair(const V& a, const V& b, V& x, V& y, F src) {
+  using T = typename V::value_type;
   constexpr std::size_t n = V::size;
-  alignas(64) typename V::value_type in[2 * n], out[2 * n];
+#if defined(__AVX512F__)
+  if constexpr (tl::detail::simd_register_bytes<V>() == 64 && std::is_same_v<T, float>) {
+    static constexpr auto idx = pair_index<F, std::int32_t, n>();
+    x = _mm512_permutex2var_ps(a, _mm512_loadu_si512(idx.data()), b);
+    y = _mm512_permutex2var_ps(a, _mm512_loadu_si512(idx.data() + n), b);
+    return;
+  } else if constexpr (tl::detail::simd_register_bytes<V>() == 64 && std::is_same_v<T, double>) {
+    static constexpr auto idx = pair_index<F, std::int64_t, n>();
+    x = _mm512_permutex2var_pd(a, _mm512_loadu_si512(idx.data()), b);
+    y = _mm512_permutex2var_pd(a, _mm512_loadu_si512(idx.data() + n), b);
+    return;
+  }
+#endif
+  alignas(64) T in[2 * n], out[2 * n];
   a.store_unaligned(in);
   b.store_unaligned(in + n);
   for (std::size_t i = 0; i < 2 * n; ++i) out[i] = in[src(i, n)];
@@ -121,19 +147,7 @@ TL_INLINE void zip(const V& a, const V& b, V& lo, V& hi) {
     }
   }
 #endif
-#if defined(__AVX512F__)
-  else if constexpr (bytes == 64) {
-    if constexpr (std::is_same_v<T, float>) {
-      lo = _mm512_permutex2var_ps(a, _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23), b);
-      hi =
-          _mm512_permutex2var_ps(a, _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31), b);
-    } else {
-      lo = _mm512_permutex2var_pd(a, _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11), b);
-      hi = _mm512_permutex2var_pd(a, _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15), b);
-    }
-  }
-#endif
-  else {  // other targets: through memory
+  else {  // AVX-512 (one permute per result) and other targets
     permute_pair(a, b, lo, hi, [](std::size_t i, std::size_t n) { return i % 2 * n + i / 2; });
   }
 }
@@ -169,18 +183,7 @@ TL_INLINE void unzip(const V& a, const V& b, V& even, V& odd) {
     }
   }
 #endif
-#if defined(__AVX512F__)
-  else if constexpr (bytes == 64) {
-    if constexpr (std::is_same_v<T, float>) {
-      even = _mm512_permutex2var_ps(a, _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30), b);
-      odd = _mm512_permutex2var_ps(a, _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31), b);
-    } else {
-      even = _mm512_permutex2var_pd(a, _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), b);
-      odd = _mm512_permutex2var_pd(a, _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15), b);
-    }
-  }
-#endif
-  else {  // other targets: through memory
+  else {  // AVX-512 (one permute per result) and other targets
     permute_pair(a, b, even, odd, [](std::size_t i, std::size_t n) { return 2 * (i % n) + i / n; });
   }
 }
@@ -211,15 +214,7 @@ TL_INLINE V reverse_lanes(const V& v) {
     }
   }
 #endif
-#if defined(__AVX512F__)
-  else if constexpr (bytes == 64) {
-    if constexpr (std::is_same_v<T, float>)
-      return V(_mm512_permutexvar_ps(_mm512_setr_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0), v));
-    else
-      return V(_mm512_permutexvar_pd(_mm512_setr_epi64(7, 6, 5, 4, 3, 2, 1, 0), v));
-  }
-#endif
-  else {  // other targets: through memory
+  else {  // AVX-512 (one two-source permute) and other targets
     V x, y;
     permute_pair(v, v, x, y, [](std::size_t i, std::size_t n) { return (n - 1 - i % n); });
     return x;
