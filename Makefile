@@ -8,7 +8,8 @@
 #   make bench           release build + run every benchmark
 #   make clean           remove build/
 #
-# Parallelism defaults to 2 jobs; override with e.g. `make test JOBS=8`.
+# Parallelism defaults to 2 jobs; override with e.g. `make test JOBS=8`. `make test-cuda
+# CUDA_ARCHS=90-virtual` overrides the preset's GPU targets (there: PTX only, no machine code).
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -80,7 +81,7 @@ test-sanitize: deps
 
 test-cuda: deps
 	@if [ ! -x "$(NVCC)" ]; then echo "test-cuda: nvcc not found (set NVCC=...); skipping the CUDA tests"; exit 0; fi; \
-	CUDACXX="$(NVCC)" cmake --preset cuda && \
+	CUDACXX="$(NVCC)" cmake --preset cuda $(if $(CUDA_ARCHS),-DCMAKE_CUDA_ARCHITECTURES="$(CUDA_ARCHS)") && \
 	cmake --build --preset cuda --target tl_cuda_tests && \
 	ctest --preset cuda
 

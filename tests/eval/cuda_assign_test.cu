@@ -78,10 +78,17 @@ TEST_CASE_TEMPLATE("a fused expression gives the same result on the device as on
   tl::tensor<T, 2> d2 = tl::where(da > dc, tl::maximum(da, db), tl::clamp(da, T(-0.5), T(0.5)));
   check_equal(d2, h2);
   // Transcendentals: CUDA's libdevice is within 2 ULP (float) / 1 ULP (double) of correct rounding,
-  // the host within 2 / 1, so the two agree within 4 ULP.
+  // the host within 2 / 1, so each term agrees within 4 ULP of itself, and the sum (which cancels)
+  // within 8 ULP of the sum of the terms' magnitudes.
   tl::tensor<T, 2> h3 = tl::exp(-a * a) * tl::sin(b) + tl::log1p(b) - tl::tanh(c);
   tl::tensor<T, 2> d3 = tl::exp(-da * da) * tl::sin(db) + tl::log1p(db) - tl::tanh(dc);
-  check_close(d3, h3, 8);
+  const tl::tensor<T, 2> terms = tl::abs(tl::exp(-a * a) * tl::sin(b)) + tl::abs(tl::log1p(b)) + tl::abs(tl::tanh(c));
+  const auto dh = d3.cpu();
+  for (tl::index_t i = 0; i < h3.shape()[0]; ++i)
+    for (tl::index_t j = 0; j < h3.shape()[1]; ++j)
+      CHECK_MESSAGE(std::abs(static_cast<double>(dh(i, j)) - static_cast<double>(h3(i, j))) <=
+                        8.0 * std::numeric_limits<T>::epsilon() * static_cast<double>(terms(i, j)),
+                    "at ", i, ", ", j, ": ", dh(i, j), " vs ", h3(i, j));
 }
 
 TEST_CASE("views, broadcasting, compound assignment and aliasing on the device") {
@@ -213,7 +220,6 @@ TEST_CASE("mixing devices and host element access are errors that name the op") 
   CHECK_THROWS_AS((void)d(0), tl::device_error);
   CHECK_THROWS_AS((void)d.at(0), tl::device_error);
   CHECK(d.slice(0, 1, 2).item() == 1.0f);
-  CHECK_THROWS_AS((void)tl::sort(d), tl::device_error);
   CHECK_THROWS_AS(h.copy_(d), tl::device_error);
   CHECK_THROWS_AS((void)tl::zeros<float>(2, tl::device::cuda(tl::cuda::device_count())), tl::cuda_error);
 }

@@ -19,6 +19,23 @@ struct device_slot {
   inline static Fn fn = nullptr;
 };
 
+/// Fills slot (Key, Fn) with `Launch` during static initialization (of each nvcc translation unit
+/// that calls fill_device_slot<Key, Fn, Launch>()).
+template <class Key, class Fn, Fn Launch>
+struct slot_registrar {
+  inline static const bool done = (device_slot<Key, Fn>::fn = Launch, true);
+};
+
+/// Instantiates `Launch` (and so the kernels it launches) and fills its slot at static
+/// initialization. The flag initializes a named local on purpose: nvcc's device pass does not
+/// instantiate the flag's initializer for a discarded `(void)slot_registrar<...>::done`, and then
+/// the kernels are missing from the device code and every launch fails with "invalid device
+/// function".
+template <class Key, class Fn, Fn Launch>
+void fill_device_slot() {
+  [[maybe_unused]] const bool filled = slot_registrar<Key, Fn, Launch>::done;
+}
+
 /// The launcher in slot (Key, Fn), or a device_error naming op.
 template <class Key, class Fn>
 Fn require_device_slot(const char* op) {

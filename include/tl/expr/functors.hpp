@@ -513,12 +513,44 @@ struct arith_binary {
   static constexpr bool simd = simd_arith_v<T>;
 };
 
+/// a + b, a - b, a * b, each rounded once. On the device, float and double use the round-to-nearest
+/// intrinsics, which nvcc never contracts into a fused multiply-add: a fused kernel then rounds
+/// every operation as the host evaluator (and torch's eager kernels) do, bit for bit.
+enum class arith_op { add, sub, mul };
+template <arith_op Op, class T>
+TL_HDI T rounded(T a, T b) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<T, float>) {
+    if constexpr (Op == arith_op::add)
+      return __fadd_rn(a, b);
+    else if constexpr (Op == arith_op::sub)
+      return __fsub_rn(a, b);
+    else
+      return __fmul_rn(a, b);
+  } else if constexpr (std::is_same_v<T, double>) {
+    if constexpr (Op == arith_op::add)
+      return __dadd_rn(a, b);
+    else if constexpr (Op == arith_op::sub)
+      return __dsub_rn(a, b);
+    else
+      return __dmul_rn(a, b);
+  }
+#endif
+  if constexpr (Op == arith_op::add)
+    return a + b;
+  else if constexpr (Op == arith_op::sub)
+    return a - b;
+  else
+    return a * b;
+}
+
 struct add_fn : arith_binary {
   static constexpr const char* name = "add";
   template <class T>
   TL_HDI T operator()(T a, T b) const {
     if constexpr (std::is_same_v<T, bool>) return a || b;
-    else return a + b;
+    else
+      return rounded<arith_op::add>(a, b);
   }
   template <class B>
   TL_INLINE B packet(const B& a, const B& b) const {
@@ -530,7 +562,7 @@ struct sub_fn : arith_binary {
   template <class T>
   TL_HDI T operator()(T a, T b) const {
     static_assert(!std::is_same_v<T, bool>, "tl: subtraction of bool tensors is not supported; use logical_xor");
-    return a - b;
+    return rounded<arith_op::sub>(a, b);
   }
   template <class B>
   TL_INLINE B packet(const B& a, const B& b) const {
@@ -542,7 +574,8 @@ struct mul_fn : arith_binary {
   template <class T>
   TL_HDI T operator()(T a, T b) const {
     if constexpr (std::is_same_v<T, bool>) return a && b;
-    else return a * b;
+    else
+      return rounded<arith_op::mul>(a, b);
   }
   template <class B>
   TL_INLINE B packet(const B& a, const B& b) const {

@@ -115,15 +115,10 @@ void cuda_assign_launch(T* d, const shape_t<R>& shape, const shape_t<R>& strides
   TL_CUDA_CHECK(cudaGetLastError(), "assign");
 }
 
-template <assign_op Op, class T, std::size_t R, class N>
-struct cuda_assign_registrar {
-  inline static const bool done =
-      (device_slot<cuda_assign_key<Op, T, R, N>, cuda_assign_fn<T, R, N>>::fn = &cuda_assign_launch<Op, T, R, N>, true);
-};
 /// Instantiates the launcher for this node type and fills its slot at static initialization.
 template <assign_op Op, class T, std::size_t R, class N>
 void register_cuda_assign() {
-  (void)cuda_assign_registrar<Op, T, R, N>::done;
+  fill_device_slot<cuda_assign_key<Op, T, R, N>, cuda_assign_fn<T, R, N>, &cuda_assign_launch<Op, T, R, N>>();
 }
 
 }  // namespace tl::detail

@@ -67,14 +67,10 @@ void cuda_random_launch(void* out, index_t n, rng_state st, const random_args& a
   TL_CUDA_CHECK(cudaGetLastError(), "random");
 }
 
-template <random_kind K, class T>
-struct cuda_random_registrar {
-  inline static const bool done =
-      (device_slot<cuda_random_key<K, T>, cuda_random_fn>::fn = &cuda_random_launch<K, T>, true);
-};
+/// Instantiates the launcher for draw K of dtype T and fills its slot at static initialization.
 template <random_kind K, class T>
 void register_cuda_random() {
-  (void)cuda_random_registrar<K, T>::done;
+  fill_device_slot<cuda_random_key<K, T>, cuda_random_fn, &cuda_random_launch<K, T>>();
 }
 
 }  // namespace tl::detail

@@ -187,17 +187,11 @@ void cuda_reduce_launch(const Red& red, const N& node_in, const std::array<bool,
   }
 }
 
-template <class Red, class N, class Out, class Fin>
-struct cuda_reduce_registrar {
-  inline static const bool done =
-      (device_slot<cuda_reduce_key<Red, N, Out, Fin>, cuda_reduce_fn<Red, N, Out, Fin>>::fn =
-           &cuda_reduce_launch<Red, N, Out, Fin>,
-       true);
-};
 /// Instantiates the launcher for this reduction and fills its slot at static initialization.
 template <class Red, class N, class Out, class Fin>
 void register_cuda_reduce() {
-  (void)cuda_reduce_registrar<Red, N, Out, Fin>::done;
+  fill_device_slot<cuda_reduce_key<Red, N, Out, Fin>, cuda_reduce_fn<Red, N, Out, Fin>,
+                   &cuda_reduce_launch<Red, N, Out, Fin>>();
 }
 
 }  // namespace tl::detail

@@ -66,15 +66,10 @@ void cuda_scan_launch(const N& node_in, std::size_t d, S* out, int dev) {
   TL_CUDA_CHECK(cudaGetLastError(), "cumsum/cumprod");
 }
 
-template <bool IsProd, class N, class S, class Acc>
-struct cuda_scan_registrar {
-  inline static const bool done =
-      (device_slot<cuda_scan_key<IsProd, N, S>, cuda_scan_fn<N, S>>::fn = &cuda_scan_launch<IsProd, N, S, Acc>, true);
-};
 /// Instantiates the launcher for this scan (accumulating in Acc) and fills its slot at static initialization.
 template <bool IsProd, class N, class S, class Acc>
 void register_cuda_scan() {
-  (void)cuda_scan_registrar<IsProd, N, S, Acc>::done;
+  fill_device_slot<cuda_scan_key<IsProd, N, S>, cuda_scan_fn<N, S>, &cuda_scan_launch<IsProd, N, S, Acc>>();
 }
 
 }  // namespace tl::detail

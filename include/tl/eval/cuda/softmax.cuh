@@ -53,15 +53,10 @@ void cuda_softmax_launch(const N& node_in, std::size_t d, V* out, int dev) {
   TL_CUDA_CHECK(cudaGetLastError(), "softmax");
 }
 
-template <bool Log, class N, class V>
-struct cuda_softmax_registrar {
-  inline static const bool done =
-      (device_slot<cuda_softmax_key<Log, N, V>, cuda_softmax_fn<N, V>>::fn = &cuda_softmax_launch<Log, N, V>, true);
-};
 /// Instantiates the launcher for this softmax and fills its slot at static initialization.
 template <bool Log, class N, class V>
 void register_cuda_softmax() {
-  (void)cuda_softmax_registrar<Log, N, V>::done;
+  fill_device_slot<cuda_softmax_key<Log, N, V>, cuda_softmax_fn<N, V>, &cuda_softmax_launch<Log, N, V>>();
 }
 
 }  // namespace tl::detail

@@ -102,15 +102,10 @@ void cuda_sort_launch(const T* src, const shape_t<R>& shape, const shape_t<R>& s
   TL_CUDA_CHECK(cudaGetLastError(), "sort");
 }
 
-template <class T, std::size_t R>
-struct cuda_sort_registrar {
-  inline static const bool done =
-      (device_slot<cuda_sort_key<T, R>, cuda_sort_fn<T, R>>::fn = &cuda_sort_launch<T, R>, true);
-};
 /// Instantiates the launcher for sorting T along a dim of a rank-R tensor and fills its slot.
 template <class T, std::size_t R>
 void register_cuda_sort() {
-  (void)cuda_sort_registrar<T, R>::done;
+  fill_device_slot<cuda_sort_key<T, R>, cuda_sort_fn<T, R>, &cuda_sort_launch<T, R>>();
 }
 
 }  // namespace tl::detail

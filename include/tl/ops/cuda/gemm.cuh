@@ -102,11 +102,7 @@ void cublas_gemm_launch(index_t batch, index_t m, index_t n, index_t k, const vo
 
 template <class V>
 void register_cublas_gemm() {
-  static const bool done = [] {
-    device_slot<cublas_gemm_key<V>, cublas_gemm_fn>::fn = &cublas_gemm_launch<V>;
-    return true;
-  }();
-  (void)done;
+  fill_device_slot<cublas_gemm_key<V>, cublas_gemm_fn, &cublas_gemm_launch<V>>();
 }
 
 }  // namespace tl::detail

@@ -50,6 +50,21 @@ struct alignas(sizeof(T) * W >= 16 ? 16 : alignof(T)) chunk {
 template <class Row>
 using row_value_t = std::remove_cvref_t<decltype(std::declval<const Row&>().get(0))>;
 
+// Declared before any is defined: each overload loads its operands through the others, and the
+// rows live in tl::detail, where argument-dependent lookup would not find these.
+template <int W, class T>
+__device__ __forceinline__ void load_n(const contig_row<T>& r, index_t j, T (&out)[W]);
+template <int W, class T>
+__device__ __forceinline__ void load_n(const strided_row<T>& r, index_t j, T (&out)[W]);
+template <int W, class T>
+__device__ __forceinline__ void load_n(const scalar_row<T>& r, index_t, T (&out)[W]);
+template <int W, class Op, class In, class C, class V>
+__device__ __forceinline__ void load_n(const unary_row<Op, In, C>& r, index_t j, V (&out)[W]);
+template <int W, class Op, class In, class L, class R, class V>
+__device__ __forceinline__ void load_n(const binary_row<Op, In, L, R>& r, index_t j, V (&out)[W]);
+template <int W, class Op, class A, class B, class C, class V>
+__device__ __forceinline__ void load_n(const ternary_row<Op, A, B, C>& r, index_t j, V (&out)[W]);
+
 template <int W, class T>
 __device__ __forceinline__ void load_n(const contig_row<T>& r, index_t j, T (&out)[W]) {
   if constexpr ((sizeof(T) * W) % 16 == 0 && !is_complex_v<T>) {
