@@ -13,7 +13,6 @@
 
 #include <cufft.h>
 
-#include <climits>
 #include <cstddef>
 #include <list>
 #include <mutex>
@@ -45,26 +44,29 @@ class cufft_plan_cache {
   }
   std::mutex& mutex() { return m_mutex; }
 
-  /// The plan for `batch` = inner lines of length n with stride inner (caller holds mutex()).
-  cufftHandle get(cufftType type, index_t n, index_t inner, int device) {
+  /// The plan for `batch` lines of n points, elements `stride` apart, consecutive lines `idist`
+  /// (input) and `odist` (output) elements apart (caller holds mutex()). The 64-bit plan API:
+  /// no length, stride or count is limited to int.
+  cufftHandle get(cufftType type, index_t n, index_t stride, index_t idist, index_t odist, index_t batch, int device) {
+    const layout key{type, n, stride, idist, odist, batch, device};
     for (auto it = m_entries.begin(); it != m_entries.end(); ++it)
-      if (it->type == type && it->n == n && it->inner == inner && it->device == device) {
+      if (it->key == key) {
         m_entries.splice(m_entries.begin(), m_entries, it);
         return it->handle;
       }
-    if (n > INT_MAX || inner > INT_MAX)
-      throw tl::value_error(
-          tl::detail::cat_str("tl::fft: length ", n, " or batch ", inner, " exceeds what one cuFFT plan can address"));
-    int len = static_cast<int>(n);
     const bool real_in = type == CUFFT_R2C || type == CUFFT_D2Z;
     const bool real_out = type == CUFFT_C2R || type == CUFFT_Z2D;
-    int inembed = real_out ? static_cast<int>(n / 2 + 1) : len;
-    int onembed = real_in ? static_cast<int>(n / 2 + 1) : len;
-    const int stride = static_cast<int>(inner);
+    long long len = n;
+    long long inembed = real_out ? n / 2 + 1 : n;
+    long long onembed = real_in ? n / 2 + 1 : n;
     cufftHandle h;
-    check_cufft(cufftPlanMany(&h, 1, &len, &inembed, stride, 1, &onembed, stride, 1, type, stride), "cufftPlanMany",
-                "fft");
-    m_entries.push_front(entry{type, n, inner, device, h});
+    check_cufft(cufftCreate(&h), "cufftCreate", "fft");
+    std::size_t work = 0;
+    const cufftResult r =
+        cufftMakePlanMany64(h, 1, &len, &inembed, stride, idist, &onembed, stride, odist, type, batch, &work);
+    if (r != CUFFT_SUCCESS) (void)cufftDestroy(h);
+    check_cufft(r, "cufftMakePlanMany64", "fft");
+    m_entries.push_front(entry{key, h});
     while (m_entries.size() > m_max) {
       (void)cufftDestroy(m_entries.back().handle);
       m_entries.pop_back();
@@ -73,10 +75,14 @@ class cufft_plan_cache {
   }
 
  private:
-  struct entry {
+  struct layout {
     cufftType type;
-    index_t n, inner;
+    index_t n, stride, idist, odist, batch;
     int device;
+    friend bool operator==(const layout&, const layout&) = default;
+  };
+  struct entry {
+    layout key;
     cufftHandle handle;
   };
   std::mutex m_mutex;
@@ -98,13 +104,19 @@ void cufft_launch(device_kind kind, const void* src, void* dst, index_t outer, i
   const index_t out_line = kind == device_kind::r2c ? n / 2 + 1 : n;
   const std::size_t in_bytes = kind == device_kind::r2c ? sizeof(T) : 2 * sizeof(T);
   const std::size_t out_bytes = kind == device_kind::c2r ? sizeof(T) : 2 * sizeof(T);
+  // The lines of [outer, line, inner]: cuFFT's layout has one batch stride, so one of outer and
+  // inner is the plan's batch and the other a loop of executions, over the smaller of the two.
+  const bool batch_outer = outer >= inner;
+  const index_t batch = batch_outer ? outer : inner, loops = batch_outer ? inner : outer;
+  const index_t idist = batch_outer ? in_line * inner : 1, odist = batch_outer ? out_line * inner : 1;
+  const index_t in_step = batch_outer ? 1 : in_line * inner, out_step = batch_outer ? 1 : out_line * inner;
   cufft_plan_cache& cache = cufft_plan_cache::instance();
   std::lock_guard<std::mutex> lk(cache.mutex());
-  const cufftHandle h = cache.get(type, n, inner, device);
+  const cufftHandle h = cache.get(type, n, inner, idist, odist, batch, device);
   check_cufft(cufftSetStream(h, tl::cuda::current_stream()), "cufftSetStream", "fft");
-  for (index_t o = 0; o < outer; ++o) {
-    void* in = const_cast<char*>(static_cast<const char*>(src)) + o * in_line * inner * in_bytes;
-    void* out = static_cast<char*>(dst) + o * out_line * inner * out_bytes;
+  for (index_t o = 0; o < loops; ++o) {
+    void* in = const_cast<char*>(static_cast<const char*>(src)) + o * in_step * in_bytes;
+    void* out = static_cast<char*>(dst) + o * out_step * out_bytes;
     cufftResult r;
     if constexpr (dbl) {
       if (kind == device_kind::c2c)
@@ -129,11 +141,7 @@ void cufft_launch(device_kind kind, const void* src, void* dst, index_t outer, i
 
 template <class T>
 void register_cufft() {
-  static const bool done = [] {
-    tl::detail::device_slot<cufft_key<T>, cufft_fn>::fn = &cufft_launch<T>;
-    return true;
-  }();
-  (void)done;
+  tl::detail::fill_device_slot<cufft_key<T>, cufft_fn, &cufft_launch<T>>();
 }
 
 }  // namespace tl::fft::detail

@@ -76,13 +76,16 @@ tensor<complex<T>, R> device_c2c(const char* op, tensor<complex<T>, R> cur, cons
   for (std::size_t q = first; q < last; ++q) {
     const std::size_t d = dims[q];
     const index_t n = sizes[q];
-    if (cur.shape()[d] != n)
+    if (cur.shape()[d] != n) {
       cur = resized(cur, d, n);
-    else if (!owned)
-      cur = cur.clone();
-    owned = true;
+      owned = true;
+    }
+    // In place on a tensor of our own, else out of place into a new one (no copy of the input first).
+    tensor<complex<T>, R> out = owned ? cur : tensor<complex<T>, R>(cur.shape(), cur.device());
     const auto [outer, inner] = outer_inner(cur.shape(), d);
-    if (cur.numel() > 0) f(device_kind::c2c, cur.data(), cur.data(), outer, n, inner, inverse, cur.device().index());
+    if (cur.numel() > 0) f(device_kind::c2c, cur.data(), out.data(), outer, n, inner, inverse, cur.device().index());
+    cur = out;
+    owned = true;
     scale_on_device(cur, scales[q]);
   }
   return cur;
