@@ -39,20 +39,25 @@ void throw_not_positive_definite(const char* op, const Info& info, bool batched)
                                  ": the leading minor of order ", k, " is not positive-definite"));
 }
 
-/// cholesky of a CUDA tensor: cuSOLVER's potrf on a contiguous copy, one matrix after the other.
+/// cholesky of a CUDA tensor: cuSOLVER's potrf (potrfBatched for a batch) on a contiguous copy. The
+/// launcher factors the copy's upper triangle, C = U^H U: for upper, C is A itself; for lower, the
+/// copy is C = A^H (whose upper triangle is A's lower one, conjugated), and L = U^H.
 template <bool Throw, class T, std::size_t R, class E>
 cholesky_ex_result<T, R> device_cholesky(const char* op, const E& A, bool upper) {
   require_no_device_grad(op, A);
-  tensor<T, R> a = tensor<T, R>(A).clone();  // contiguous, conjugate resolved, ours to overwrite
+  const tensor<T, R> src(A);
+  require_square(op, src.shape());
+  // contiguous, conjugate resolved, ours to overwrite
+  tensor<T, R> a = upper ? tensor<T, R>(src.clone()) : tensor<T, R>(src.mT().conj().clone());
   const auto& s = a.shape();
-  require_square(op, s);
   const index_t n = s[R - 1];
   shape_t<R - 2> is{};
   for (std::size_t q = 0; q + 2 < R; ++q) is[q] = s[q];
   tensor<std::int32_t, R - 2> info = tl::zeros<std::int32_t>(is, a.device());
   if (a.numel() == 0) return {a, info};
-  device_potrf<T>(op)(batch_count(s), n, a.data(), info.data(), upper, a.device().index());
-  cholesky_ex_result<T, R> r{triangle_of<T, R>(a, upper), info};
+  device_potrf<T>(op)(batch_count(s), n, a.data(), info.data(), a.device().index());
+  cholesky_ex_result<T, R> r{upper ? triangle_of<T, R>(a, true) : triangle_of<T, R>(tensor<T, R>(a.mT().conj()), false),
+                             info};
   if constexpr (Throw) throw_not_positive_definite(op, tensor<std::int32_t, R - 2>(info.cpu()), R > 2);
   return r;
 }

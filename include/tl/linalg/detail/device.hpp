@@ -17,12 +17,12 @@ namespace tl::linalg::detail {
 
 template <class T>
 struct cusolver_potrf_key {};
-/// Cholesky factorization of `batch` contiguous row-major Hermitian n x n matrices in place on
-/// `device`, reading one triangle: upper == false, the lower one, which then holds L with
-/// A = L L^H; upper == true, the upper one, which then holds U with A = U^H U (the other triangle
-/// is left as it was). info[b] (device memory) is 0 or the order of the first leading minor that
-/// is not positive-definite. Queued on the current tl stream.
-using cusolver_potrf_fn = void (*)(index_t batch, index_t n, void* a, std::int32_t* info, bool upper, int device);
+/// Cholesky factorization of `batch` contiguous row-major n x n matrices C in place on `device`,
+/// reading C's upper triangle as the Hermitian matrix it defines: afterwards that triangle holds U
+/// with C = U^H U (the strict lower triangle is left as it was). info[b] (device memory) is 0 or
+/// the order of the first leading minor that is not positive-definite. Queued on the current tl
+/// stream.
+using cusolver_potrf_fn = void (*)(index_t batch, index_t n, void* a, std::int32_t* info, int device);
 
 // Fills the slot (tl/linalg/cuda/potrf.cuh; nvcc only).
 template <class T>
