@@ -32,9 +32,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <tl/cuda.hpp>
 #include <vector>
 
-#include <tl/cuda.hpp>
+#include "cuda_bench_util.cuh"
 
 namespace {
 
@@ -44,27 +45,9 @@ constexpr int block_threads = 256;
 
 const tl::device gpu = tl::device::cuda(0);
 
-void bench_args(benchmark::internal::Benchmark* b, benchmark::TimeUnit unit) {
-  b->UseManualTime()->Unit(unit);
-  // With --benchmark_repetitions, also report the fastest repetition (least disturbed by other load).
-  b->ComputeStatistics("min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); });
-}
-void large_args(benchmark::internal::Benchmark* b) { bench_args(b, benchmark::kMillisecond); }
-void small_args(benchmark::internal::Benchmark* b) { bench_args(b, benchmark::kMicrosecond); }
-
-/// Runs `body` once per iteration between two events on the current stream and reports the GPU
-/// time between them.
-template <class F>
-void timed_loop(benchmark::State& state, F&& body) {
-  tl::cuda::event start, stop;
-  for (auto _ : state) {
-    start.record();
-    body();
-    stop.record();
-    stop.synchronize();
-    state.SetIterationTime(static_cast<double>(stop.elapsed_ms(start)) * 1e-3);
-  }
-}
+using tl_bench::large_args;
+using tl_bench::small_args;
+using tl_bench::timed_loop;
 
 void set_counters(benchmark::State& state, std::int64_t elements, std::int64_t arrays) {
   state.SetItemsProcessed(state.iterations() * elements);
@@ -363,17 +346,4 @@ BENCHMARK(BM_tl_softmax_last)->Apply(large_args);
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (!tl::cuda::is_available()) {
-    std::printf("no CUDA device: skipping the GPU benchmarks\n");
-    return 0;
-  }
-  const std::string name = tl::cuda::device_name(0);
-  std::printf("CUDA device 0: %s\n", name.c_str());
-  benchmark::AddCustomContext("cuda_device", name);
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+int main(int argc, char** argv) { return tl_bench::gpu_bench_main(argc, argv); }

@@ -6,6 +6,9 @@
     20-op chain:   the 10 assignments of BM_eager_20op (64K floats, launch-bound)
     sum rows/cols: m.sum(1), m.sum(0)                 (8192 x 8192 floats)
     softmax:       torch.softmax(x, -1)               (8192 x 4096 floats; copy of the same bytes)
+    matmul:        a @ b                              (float, double 4096^3; float 512 x 128^3)
+    cholesky:      torch.linalg.cholesky(a)           (float, double 4096; 1024 float 64 x 64)
+    fft:           torch.fft.fft / rfft               (2^24 complex, 4096 x 4096 complex, 2^24 real)
 
 Each expression is written as a PyTorch user writes it: eager, one kernel and one fresh
 temporary per op. Times are GPU times between two torch.cuda.Event records around one run,
@@ -45,6 +48,36 @@ def median_ms(fn):
 def report(name, ms, elements, arrays):
     gbps = elements * arrays * 4 / (ms * 1e-3) / 1e9
     print(f"{name:<24} {ms * 1e3:12.1f} us {gbps:10.1f} GB/s")
+
+
+def report_flops(name, ms, flops):
+    print(f"{name:<24} {ms * 1e3:12.1f} us {flops / (ms * 1e-3) / 1e12:10.2f} TFLOP/s")
+
+
+def libraries(dev):
+    """The rows of bench_cuda_libs: matmul, cholesky and fft with its sizes and counts."""
+    torch.backends.cuda.matmul.allow_tf32 = False  # full fp32, as tl's cuBLAS calls
+    n = 4096
+    for dt, name in ((torch.float32, "float"), (torch.float64, "double")):
+        a, b = torch.randn(n, n, device=dev, dtype=dt), torch.randn(n, n, device=dev, dtype=dt)
+        report_flops(f"matmul_{name}_{n}", median_ms(lambda: a @ b), 2 * n**3)
+        spd = a @ a.mT / n + torch.eye(n, device=dev, dtype=dt)
+        report_flops(f"cholesky_{name}_{n}", median_ms(lambda: torch.linalg.cholesky(spd)), n**3 / 3)
+        if dt == torch.float32:
+            report_flops(f"cholesky_upper_{n}", median_ms(lambda: torch.linalg.cholesky(spd, upper=True)), n**3 / 3)
+        del a, b, spd
+    a, b = torch.randn(512, 128, 128, device=dev), torch.randn(512, 128, 128, device=dev)
+    report_flops("matmul_batched_512x128", median_ms(lambda: a @ b), 2 * 512 * 128**3)
+    a = torch.randn(1024, 64, 64, device=dev)
+    spd = a @ a.mT / 64 + torch.eye(64, device=dev)
+    report_flops("cholesky_batched_1024x64", median_ms(lambda: torch.linalg.cholesky(spd)), 1024 * 64**3 / 3)
+    del a, b, spd
+    x = torch.randn(1 << 24, device=dev, dtype=torch.complex64)
+    report("fft_1d_2^24", median_ms(lambda: torch.fft.fft(x)), (1 << 24) * 2, 2)  # complex: 2 floats
+    x = torch.randn(4096, 4096, device=dev, dtype=torch.complex64)
+    report("fft_rows_4096x4096", median_ms(lambda: torch.fft.fft(x)), 4096 * 4096 * 2, 2)
+    x = torch.randn(1 << 24, device=dev)
+    report("rfft_1d_2^24", median_ms(lambda: torch.fft.rfft(x)), (1 << 24) + ((1 << 23) + 1) * 2, 1)
 
 
 def main():
@@ -94,6 +127,8 @@ def main():
         out_s = torch.empty_like(xs)
         report("copy_d2d_softmax", median_ms(lambda: out_s.copy_(xs)), 8192 * 4096, 2)
         report("torch_softmax_last", median_ms(lambda: torch.softmax(xs, -1)), 8192 * 4096, 2)
+        del xs, out_s
+        libraries(dev)
 
 
 if __name__ == "__main__":
