@@ -32,7 +32,7 @@ namespace tl::detail {
 inline constexpr index_t cuda_reduce_tasks = 1024;
 inline constexpr index_t cuda_reduce_min_segment = 8192;
 /// Threads the column kernel aims for before it splits the rows, and the least rows per segment.
-inline constexpr index_t cuda_column_threads = index_t{1} << 17;
+inline constexpr index_t cuda_column_threads = index_t{1} << 18;
 inline constexpr index_t cuda_column_min_rows = 64;
 /// Narrower kept innermost dims are reduced as rows (a column walk would leave most lanes idle).
 inline constexpr index_t cuda_column_min = 16;

@@ -133,19 +133,17 @@ __global__ void __launch_bounds__(reduce_threads)
     const index_t r1 = r + seg < nrows ? r + seg : nrows;
     auto st = x.start(o, r);
     A acc = red.init();
-    for (; r + 3 < r1; r += 4) {
-      const auto v0 = x.get(st);
-      x.next(st);
-      const auto v1 = x.get(st);
-      x.next(st);
-      const auto v2 = x.get(st);
-      x.next(st);
-      const auto v3 = x.get(st);
-      x.next(st);
-      acc = red.combine(acc, red.map(v0, r));
-      acc = red.combine(acc, red.map(v1, r + 1));
-      acc = red.combine(acc, red.map(v2, r + 2));
-      acc = red.combine(acc, red.map(v3, r + 3));
+    // Eight loads in flight per thread before any is combined (memory parallelism: with four, an
+    // 8192 x 8192 column sum took 1.66x as long on an H100).
+    for (; r + 7 < r1; r += 8) {
+      std::remove_cvref_t<decltype(x.get(st))> v[8];
+#pragma unroll
+      for (int k = 0; k < 8; ++k) {
+        v[k] = x.get(st);
+        x.next(st);
+      }
+#pragma unroll
+      for (int k = 0; k < 8; ++k) acc = red.combine(acc, red.map(v[k], r + k));
     }
     for (; r < r1; ++r) {
       acc = red.combine(acc, red.map(x.get(st), r));
