@@ -9,7 +9,8 @@
 #   make clean           remove build/
 #
 # Parallelism defaults to 2 jobs; override with e.g. `make test JOBS=8`. `make test-cuda
-# CUDA_ARCHS=90-virtual` overrides the preset's GPU targets (there: PTX only, no machine code).
+# CUDA_ARCHS=90-virtual` overrides the preset's GPU targets (there: PTX only, no machine code);
+# CUDA_COMPILE_ONLY=1 builds the CUDA tests unoptimized, as a compile check (CI has no GPU).
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -81,7 +82,8 @@ test-sanitize: deps
 
 test-cuda: deps
 	@if [ ! -x "$(NVCC)" ]; then echo "test-cuda: nvcc not found (set NVCC=...); skipping the CUDA tests"; exit 0; fi; \
-	CUDACXX="$(NVCC)" cmake --preset cuda $(if $(CUDA_ARCHS),-DCMAKE_CUDA_ARCHITECTURES="$(CUDA_ARCHS)") && \
+	CUDACXX="$(NVCC)" cmake --preset cuda $(if $(CUDA_ARCHS),-DCMAKE_CUDA_ARCHITECTURES="$(CUDA_ARCHS)") \
+	  $(if $(CUDA_COMPILE_ONLY),-DTL_CUDA_TESTS_COMPILE_ONLY=ON) && \
 	cmake --build --preset cuda --target tl_cuda_tests && \
 	ctest --preset cuda
 
