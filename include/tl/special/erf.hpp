@@ -3,8 +3,9 @@
 /// @brief tl::special error-function family: erf, erfc, erfcx, erfinv, ndtr, ndtri, log_ndtr.
 ///
 /// Each is a lazy elementwise expression (it fuses with the ops around it), accepts float or
-/// double (integer and bool operands compute in float, as torch does) and computes in double
-/// (see tl/special/detail/erf_kernel.hpp for the algorithms and docs/special.md for the accuracy).
+/// double (integer and bool operands compute in float, as torch does) and computes in double, except
+/// for erfinv and ndtri on float packets, which form their logarithm in float (see
+/// tl/special/detail/erf_kernel.hpp for the algorithms and docs/special.md for the accuracy).
 /// @code
 /// tl::tensor<double, 1> y = tl::special::erfcx(x) * tl::exp(-x * x);  // one pass
 /// @endcode
@@ -19,10 +20,13 @@ namespace detail {
 TL_SPECIAL_VIA_DOUBLE(erf)
 TL_SPECIAL_VIA_DOUBLE(erfc)
 TL_SPECIAL_VIA_DOUBLE(erfcx)
-TL_SPECIAL_VIA_DOUBLE(erfinv)
 TL_SPECIAL_VIA_DOUBLE(ndtr)
-TL_SPECIAL_VIA_DOUBLE(ndtri)
 TL_SPECIAL_VIA_DOUBLE(log_ndtr)
+TL_SPECIAL_VIA_DOUBLE(erfinv)
+TL_SPECIAL_VIA_DOUBLE(ndtri)
+// Their float packets form w in float and evaluate short polynomials in double (erfinv_float).
+TL_SPECIAL_FLOAT_PACKET(erfinv)
+TL_SPECIAL_FLOAT_PACKET(ndtri)
 }  // namespace detail
 
 /// @brief Error function 2/sqrt(pi) int_0^x exp(-t^2) dt (torch.special.erf).

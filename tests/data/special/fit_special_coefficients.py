@@ -12,6 +12,9 @@ double-precision Horner evaluation over a dense grid.
   erfinv(y) / y      = E1(u), u = w / 3.125 - 1,                      w = -log(1 - y^2) <= 6.25
   erfinv(y)          = E2(u), u = (s - 3.25) / 0.75,                  s = sqrt(w) in [2.5, 4]
   erfinv(y)          = E3(u), u = (s - 5.25) / 1.25,                  s in [4, 6.5]
+  float results (erfinv_f1, erfinv_f2: fewer terms, still evaluated in double):
+  erfinv(y) / y      = F1(u), u = w / 3.125 - 1,                      w <= 6.25
+  erfinv(y)          = F2(u), u = (s - 3.3125) / 0.8125,              s in [2.5, 4.125]
   (asin(r) / r - 1) / z = A(u), u = 8 z - 1, z = r^2 in [0, 1/4]     (acos of the Chebyshev polynomials)
 
 Run: python3 fit_special_coefficients.py
@@ -109,4 +112,7 @@ if __name__ == "__main__":
     report("erfinv(y) in sqrt(w), [2.5, 4]", to_monomial(cheb_coeffs(e2, 20)), e2, grid)
     e3 = erfinv_of_s(mp.mpf(4), mp.mpf("6.5"))
     report("erfinv(y) in sqrt(w), [4, 6.5]", to_monomial(cheb_coeffs(e3, 22)), e3, grid)
+    report("float: erfinv(y)/y in w", to_monomial(cheb_coeffs(erfinv_over_y, 14)), erfinv_over_y, grid)
+    f2 = erfinv_of_s(mp.mpf("2.5"), mp.mpf("4.125"))
+    report("float: erfinv(y) in sqrt(w), [2.5, 4.125]", to_monomial(cheb_coeffs(f2, 10)), f2, grid)
     report("(asin(r)/r - 1)/r^2", to_monomial(cheb_coeffs(asin_r, 14)), asin_r, grid)

@@ -194,8 +194,16 @@ TL_SPECIAL_KERNEL V exp_pos(const square2<V>& q) {
   return sel(q.hi < V(709), vfma(q.lo, e, e), e);
 }
 
+/// Functors whose float packets have a kernel of their own specialize this (enabled = true, and
+/// a static run(packet)); see TL_SPECIAL_FLOAT_PACKET.
+template <class Derived>
+struct float_packet_path {
+  static constexpr bool enabled = false;
+};
+
 /// Kernels compute in double; float operands go through double (scalar) or through double
-/// packets (tl::detail::float_via_double), which rounds the double result once.
+/// packets (tl::detail::float_via_double), which rounds the double result once, unless the
+/// functor has a float packet path.
 template <class Derived>
 struct via_double_unary : tl::detail::floating_unary {
   template <class T>
@@ -206,7 +214,9 @@ struct via_double_unary : tl::detail::floating_unary {
   }
   template <class B>
   TL_INLINE B packet(const B& x) const {
-    if constexpr (std::is_same_v<typename B::value_type, float>)
+    if constexpr (std::is_same_v<typename B::value_type, float> && float_packet_path<Derived>::enabled)
+      return float_packet_path<Derived>::run(x);
+    else if constexpr (std::is_same_v<typename B::value_type, float>)
       return tl::detail::float_via_double(x, [](const auto& d) { return kernel_nan(d); });
     else return kernel_nan(x);
   }
@@ -284,6 +294,17 @@ struct lanewise_binary : tl::detail::floating_binary {
     static TL_SPECIAL_KERNEL V kernel(const V& x) { \
       return NAME##_kernel(x);                      \
     }                                               \
+  };
+/// Gives the functor detail::NAME##_fn (inside tl::special::detail) the float packet kernel
+/// NAME##_float_packet.
+#define TL_SPECIAL_FLOAT_PACKET(NAME)     \
+  template <>                             \
+  struct float_packet_path<NAME##_fn> {   \
+    static constexpr bool enabled = true; \
+    template <class B>                    \
+    static TL_INLINE B run(const B& x) {  \
+      return NAME##_float_packet(x);      \
+    }                                     \
   };
 /// Defines the public factory tl::special::NAME(a) of the unary functor detail::NAME##_fn.
 #define TL_SPECIAL_UNARY_FACTORY(NAME)                                      \
