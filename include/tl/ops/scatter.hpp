@@ -96,6 +96,42 @@ auto fresh_copy(E&& t) {
   if constexpr (is_tensor_v<D>) return tensor<typename D::value_type, D::rank>(t).clone();
   else return tensor<typename D::value_type, D::rank>(t);
 }
+
+/// Whether scatter(t, ..., src) must be recorded for autograd.
+template <class E, class Src>
+bool scatter_records(const E& t, const Src& src) {
+  if constexpr (TL_AUTOGRAD && category<typename std::remove_cvref_t<E>::value_type>() >= 2) {
+    if constexpr (expression<Src>)
+      return must_record(t) || must_record(src);
+    else
+      return must_record(t);
+  } else {
+    return false;
+  }
+}
+
+/// The out-of-place scatter (Add = false) or scatter_add, recorded when autograd needs it.
+template <bool Add, class E, class I, class Src>
+auto scatter_copy(const char* op, E&& t, index_t dim, I&& index, Src&& src) {
+  if constexpr (TL_AUTOGRAD)
+    if (scatter_records(t, src)) return record_scatter<Add>(t, dim, index, src);
+  auto out = fresh_copy(std::forward<E>(t));
+  scatter_tensor<Add>(op, out, dim, std::forward<I>(index), std::forward<Src>(src));
+  return out;
+}
+
+/// The in-place forms: while autograd records, the scatter is computed out of place (recorded)
+/// from a clone of t and written back, so t takes the new history (leaves that require grad and
+/// views are rejected, as for every in-place update).
+template <bool Add, class T, class Ext, class I, class Src>
+void scatter_in_place(const char* op, const basic_tensor<T, Ext>& t, index_t dim, I&& index, Src&& src) {
+  if constexpr (TL_AUTOGRAD)
+    if (scatter_records(t, src) && is_grad_enabled()) {
+      const auto r = record_scatter<Add>(tensor<T, Ext::rank>(t).clone(), dim, index, src);
+      if (inplace_autograd<assign_op::set>(t, r)) return;
+    }
+  scatter_tensor<Add>(op, tensor<T, Ext::rank>(t), dim, std::forward<I>(index), std::forward<Src>(src));
+}
 }  // namespace detail
 
 /// @brief A copy of `t` with the values of `src` (a tensor of t's dtype and rank, or a scalar)
@@ -105,17 +141,16 @@ auto fresh_copy(E&& t) {
 /// auto r = tl::scatter(zeros_3x3, 0, idx, src);  // r[idx[i][j]][j] = src[i][j]
 /// @endcode
 template <expression E, expression I, operand Src>
-auto scatter(E&& t, index_t dim, I&& index, Src&& src) {
-  auto out = detail::fresh_copy(std::forward<E>(t));
-  detail::scatter_tensor<false>("scatter", out, dim, std::forward<I>(index), std::forward<Src>(src));
-  return out;
+auto scatter(E&& t, index_t dim, I&& index, Src&& src)
+    -> tensor<typename std::remove_cvref_t<E>::value_type, std::remove_cvref_t<E>::rank> {
+  return detail::scatter_copy<false>("scatter", std::forward<E>(t), dim, std::forward<I>(index),
+                                     std::forward<Src>(src));
 }
 
 /// @brief In-place scatter into `t` (torch's Tensor.scatter_); `t` may be a view. Returns `t`.
 template <class T, class Ext, expression I, operand Src>
 const basic_tensor<T, Ext>& scatter_(const basic_tensor<T, Ext>& t, index_t dim, I&& index, Src&& src) {
-  detail::scatter_tensor<false>("scatter_", tensor<T, Ext::rank>(t), dim, std::forward<I>(index),
-                                std::forward<Src>(src));
+  detail::scatter_in_place<false>("scatter_", t, dim, std::forward<I>(index), std::forward<Src>(src));
   return t;
 }
 
@@ -126,17 +161,16 @@ const basic_tensor<T, Ext>& scatter_(const basic_tensor<T, Ext>& t, index_t dim,
 /// auto h = tl::scatter_add(zeros_5, 0, labels, ones);  // a histogram of labels
 /// @endcode
 template <expression E, expression I, expression Src>
-auto scatter_add(E&& t, index_t dim, I&& index, Src&& src) {
-  auto out = detail::fresh_copy(std::forward<E>(t));
-  detail::scatter_tensor<true>("scatter_add", out, dim, std::forward<I>(index), std::forward<Src>(src));
-  return out;
+auto scatter_add(E&& t, index_t dim, I&& index, Src&& src)
+    -> tensor<typename std::remove_cvref_t<E>::value_type, std::remove_cvref_t<E>::rank> {
+  return detail::scatter_copy<true>("scatter_add", std::forward<E>(t), dim, std::forward<I>(index),
+                                    std::forward<Src>(src));
 }
 
 /// @brief In-place scatter_add into `t` (torch's Tensor.scatter_add_); `t` may be a view. Returns `t`.
 template <class T, class Ext, expression I, expression Src>
 const basic_tensor<T, Ext>& scatter_add_(const basic_tensor<T, Ext>& t, index_t dim, I&& index, Src&& src) {
-  detail::scatter_tensor<true>("scatter_add_", tensor<T, Ext::rank>(t), dim, std::forward<I>(index),
-                               std::forward<Src>(src));
+  detail::scatter_in_place<true>("scatter_add_", t, dim, std::forward<I>(index), std::forward<Src>(src));
   return t;
 }
 

@@ -15,23 +15,63 @@
 
 namespace tl::detail {
 
+/// scatter (Add = false) or scatter_add of src into a copy of e, recorded. The gradient of e is g
+/// with the written positions zeroed (scatter) or g itself (scatter_add); that of src is g
+/// gathered at the positions (torch's rules: with repeated indices scatter's is well defined only
+/// for the value that was kept, as in torch). Both are recorded ops, so double backward works.
+template <bool Add, class E, class I, class Src>
+auto record_scatter(const E& e, index_t dim, const I& index, const Src& src) {
+  using T = value_of<E>;
+  constexpr std::size_t R = rank_of<E>;
+  using D = tensor<T, R>;
+  const char* op = Add ? "scatter_add" : "scatter";
+  const std::size_t d = wrap_dim(op, dim, R);
+  const D x = materialize_forward(e);
+  const auto idx = index_as_int64(index);
+  const auto grad_self = [idx, d](const D& g) -> D {
+    if constexpr (Add)
+      return g;
+    else
+      return D(tl::scatter(g, static_cast<index_t>(d), idx, T(0)));
+  };
+  const char* name = Add ? "ScatterAddBackward" : "ScatterBackward";
+  const auto forward = [&](const auto& source) {
+    no_grad guard;
+    D r = x.clone();
+    scatter_tensor<Add>(op, r, dim, idx, source);
+    return r;
+  };
+  if constexpr (expression<Src>) {
+    static_assert(std::is_same_v<value_of<Src>, T>,
+                  "tl: scatter needs src of the same dtype as self (torch raises the same); cast with tl::astype");
+    const D s = materialize_forward(src);
+    D out = forward(s);
+    if (any_input_requires_grad(x, s))
+      record_fn(
+          name, out,
+          [idx, d, grad_self](const D& g, const auto&, const auto&, const auto& need) {
+            D gx = need[0] ? grad_self(g) : undefined_tensor<T, R>();
+            D gs = need[1] ? D(tl::gather(g, static_cast<index_t>(d), idx)) : undefined_tensor<T, R>();
+            return std::make_tuple(std::move(gx), std::move(gs));
+          },
+          std::array<bool, 2>{false, false}, false, x, s);
+    return out;
+  } else {
+    D out = forward(src);
+    if (any_input_requires_grad(x))
+      record_fn(
+          name, out,
+          [grad_self](const D& g, const auto&, const auto&, const auto&) { return std::make_tuple(grad_self(g)); },
+          std::array<bool, 1>{false}, false, x);
+    return out;
+  }
+}
+
 /// zeros(shape) with g added at positions idx along dim d; recorded when g requires grad.
 template <class T, std::size_t R>
 tensor<T, R> scatter_add_recorded(const shape_t<R>& shape, tl::device dev, std::size_t d,
                                   const tensor<std::int64_t, R>& idx, const tensor<T, R>& g) {
-  tensor<T, R> out = [&] {
-    no_grad guard;
-    return tensor<T, R>(tl::scatter_add(zeros<T>(shape, dev), static_cast<index_t>(d), idx, g));
-  }();
-  if (any_input_requires_grad(g)) {
-    record_fn(
-        "ScatterAddBackward", out,
-        [idx, d](const tensor<T, R>& gg, const auto&, const auto&, const auto&) {
-          return std::make_tuple(tensor<T, R>(tl::gather(gg, static_cast<index_t>(d), idx)));
-        },
-        std::array<bool, 1>{false}, false, g);
-  }
-  return out;
+  return tensor<T, R>(tl::scatter_add(zeros<T>(shape, dev), static_cast<index_t>(d), idx, g));
 }
 
 template <class Res, class F, class E, class Idx>

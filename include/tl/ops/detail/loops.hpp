@@ -74,6 +74,10 @@ auto resolved_tensor(E&& e) {
 // like the values, made by `index_of(result)`.
 template <class Res, class F, class E, class Idx>
 Res record_selected(F fwd, const E& e, std::size_t d, Idx index_of, const char* name);
+// scatter / scatter_add (Add) of src (a tensor expression or a scalar) into a copy of e, recorded
+// (defined in tl/autograd/detail/index_ops.hpp).
+template <bool Add, class E, class I, class Src>
+auto record_scatter(const E& e, index_t dim, const I& index, const Src& src);
 
 /// Reads an integer index tensor (int32 or int64, any layout) into a contiguous int64 tensor.
 template <expression E>
