@@ -52,11 +52,18 @@ auto eig_impl(const char* op, E&& A) {
   eig_result<C, R> r{tensor<C, R - 1>(ws), tensor<C, R>(Vectors ? sh : shape_t<R>{})};
   std::atomic<index_t> failed{-1};
   for_each_matrix(nb, n, [&](index_t b) {
-    std::vector<C> h(static_cast<std::size_t>(n * n));
     const T* src = a.data() + b * n * n;
-    for (index_t i = 0; i < n * n; ++i) h[i] = C(src[i]);
-    if (!eig_complex<Rl>(n, h.data(), r.eigenvalues.data() + b * n, Vectors ? r.eigenvectors.data() + b * n * n : nullptr))
-      failed = b;
+    C* w = r.eigenvalues.data() + b * n;
+    C* v = Vectors ? r.eigenvectors.data() + b * n * n : nullptr;
+    bool ok;
+    if constexpr (is_complex_v<T>) {
+      std::vector<C> h(src, src + n * n);
+      ok = eig_complex<Rl>(n, h.data(), w, v);
+    } else {
+      std::vector<Rl> h(src, src + n * n);  // real input: real double-shift QR
+      ok = eig_real<Rl>(n, h.data(), w, v);
+    }
+    if (!ok) failed = b;
   });
   if (failed.load() >= 0)
     throw linalg_error(cat_str("tl::linalg::", op, ": the QR algorithm failed to converge", batch_note(failed.load(), R > 2),

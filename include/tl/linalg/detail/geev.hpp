@@ -1,18 +1,21 @@
 #pragma once
 /// @file geev.hpp
-/// @brief Internal header: eigenvalues and right eigenvectors of one dense square matrix, in
-/// complex arithmetic: Householder reduction to upper Hessenberg form A = Z H Z^H, complex Schur
-/// form T = Q^H H Q by single-shift implicit QR (Wilkinson shifts, exceptional shifts every 10
-/// stalled iterations, deflation on small subdiagonals), eigenvectors of T by back-substitution,
+/// @brief Internal header: eigenvalues and right eigenvectors of one dense square matrix:
+/// Householder reduction to upper Hessenberg form A = Z H Z^H, then for complex input the complex
+/// Schur form T = Q^H H Q by single-shift implicit QR (Wilkinson shifts, exceptional shifts every
+/// 10 stalled iterations, deflation on small subdiagonals), for real input the real Schur form by
+/// Francis double-shift QR in real arithmetic (eig_real); eigenvectors of T by back-substitution,
 /// back-transformed by (Z Q) in one GEMM and normalized as LAPACK's geev (unit 2-norm, the largest
 /// component real).
 #include <algorithm>
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "tl/linalg/detail/gemm.hpp"
+#include "tl/linalg/detail/geqrf.hpp"
 #include "tl/linalg/detail/gesvd.hpp"
 
 namespace tl::linalg::detail {
@@ -20,6 +23,150 @@ namespace tl::linalg::detail {
 template <class Rl>
 TL_INLINE Rl cabs1(const complex<Rl>& z) {
   return std::abs(z.re) + std::abs(z.im);
+}
+template <class Rl>
+requires std::is_floating_point_v<Rl> TL_INLINE Rl cabs1(Rl x) { return std::abs(x); }
+
+/// The QR iteration's bookkeeping for the Hessenberg h (n x n, row-major): max |h| (cabs1), and
+/// the start l of the unreduced block ending at row hi, with the negligible subdiagonal h(l, l-1)
+/// set to 0 (l = 0 when there is none).
+template <class S>
+struct qr_deflation {
+  index_t n;
+  S* h;
+  real_t<S> anorm = 0;
+  qr_deflation(index_t n_, S* h_) : n(n_), h(h_) {
+    for (index_t i = 0; i < n * n; ++i) anorm = std::max(anorm, cabs1(h[i]));
+  }
+  index_t split(index_t hi) const {
+    using Rl = real_t<S>;
+    const Rl eps = std::numeric_limits<Rl>::epsilon(), tiny = std::numeric_limits<Rl>::min();
+    index_t l = hi;
+    for (; l > 0; --l) {
+      Rl tst = cabs1(h[(l - 1) * n + l - 1]) + cabs1(h[l * n + l]);
+      if (tst == Rl(0)) tst = anorm;
+      if (cabs1(h[l * n + l - 1]) <= std::max(eps * tst, tiny)) {
+        h[l * n + l - 1] = S(0);
+        break;
+      }
+    }
+    return l;
+  }
+};
+
+/// Householder reduction of the row-major n x n matrix h (real or complex) to upper Hessenberg
+/// form, h <- Z^H h Z, in place with the entries below the subdiagonal zeroed. Returns Z^T (row j =
+/// column j of Z) when vectors is set, else an empty vector.
+template <class S>
+std::vector<S> hessenberg_reduce(index_t n, S* h, bool vectors) {
+  // h <- H_k^H h H_k for k = 0..n-3; the reflectors' tails stay below the subdiagonal (taus in tau).
+  std::vector<S> tau(static_cast<std::size_t>(n), S(0)), wk, v(static_cast<std::size_t>(n)), vc(v);
+  for (index_t k = 0; k + 2 < n; ++k) {
+    S* x = h + (k + 1) * n + k;
+    const S t = make_reflector(*x, x + n, n - k - 2, n);
+    tau[k] = t;
+    if (t == S(0)) continue;
+    const S* vt = x + n;  // v = [1; vt], stride n
+    const index_t m = n - k - 1;
+    // Left: rows k+1.., columns k+1..
+    apply_reflector_left(conj_of(t), vt, n, m, h + (k + 1) * n + k + 1, m, n, wk);
+    // Right: all rows, columns k+1..: h <- h - t (h v) v^H, with v copied out contiguously.
+    v[0] = vc[0] = S(1);
+    for (index_t j = 1; j < m; ++j) {
+      v[j] = vt[(j - 1) * n];
+      vc[j] = conj_of(v[j]);
+    }
+    for (index_t i = 0; i < n; ++i) {
+      S* row = h + i * n + k + 1;
+      const S g = t * dotc(vc.data(), row, m);  // sum_j row_j v_j
+      for (index_t j = 0; j < m; ++j) row[j] -= g * vc[j];
+    }
+  }
+  // zt = Z^T, Z = H_0 H_1 ... accumulated backwards.
+  std::vector<S> zt;
+  if (vectors) {
+    std::vector<S> z(static_cast<std::size_t>(n * n), S(0));
+    for (index_t i = 0; i < n; ++i) z[i * n + i] = S(1);
+    for (index_t k = n - 2; k-- > 0;)
+      apply_reflector_left(tau[k], h + (k + 2) * n + k, n, n - k - 1, z.data() + (k + 1) * n + k + 1, n - k - 1, n,
+                           wk);
+    zt.resize(static_cast<std::size_t>(n * n));
+    for (index_t i = 0; i < n; ++i)
+      for (index_t j = 0; j < n; ++j) zt[j * n + i] = z[i * n + j];
+  }
+  for (index_t i = 2; i < n; ++i)
+    for (index_t j = 0; j + 1 < i; ++j) h[i * n + j] = S(0);
+  return zt;
+}
+
+/// The right eigenvectors (columns of the row-major vr) from the complex Schur form: t upper
+/// triangular (row-major n x n) and zt = (Z Q)^T. Back-substitution for the eigenvectors of t, one
+/// GEMM to transform them back, and LAPACK geev's normalization (unit 2-norm, the largest
+/// component real).
+template <class Rl>
+void schur_eigenvectors(index_t n, const complex<Rl>* h, const complex<Rl>* zt, Rl anorm, complex<Rl>* vr) {
+  using C = complex<Rl>;
+  const Rl eps = std::numeric_limits<Rl>::epsilon();
+  const Rl tiny = std::numeric_limits<Rl>::min();
+  // Column k of X solves (T - t_kk I) x = 0 with x_k = 1, x_j = 0 for j > k.
+  std::vector<C> xm(static_cast<std::size_t>(n * n), C(0));
+  const Rl smin = std::max(eps * anorm, tiny);
+  const Rl big = std::sqrt(std::numeric_limits<Rl>::max()) * eps;
+  std::vector<C> x(static_cast<std::size_t>(n));
+  for (index_t k = 0; k < n; ++k) {
+    const C lam = h[k * n + k];
+    std::fill(x.begin(), x.end(), C(0));
+    x[k] = C(1);
+    for (index_t i = k - 1; i >= 0; --i) {
+      C sum = C(0);
+      for (index_t j = i + 1; j <= k; ++j) sum += h[i * n + j] * x[j];
+      C den = h[i * n + i] - lam;
+      if (cabs1(den) < smin) den = C(smin);
+      x[i] = -(sum / den);
+      if (cabs1(x[i]) > big) {
+        const C f = C(Rl(1) / cabs1(x[i]));
+        for (index_t j = i; j <= k; ++j) x[j] = x[j] * f;
+      }
+    }
+    for (index_t i = 0; i <= k; ++i) xm[i * n + k] = x[i];
+  }
+  // V = (Z Q) X, (Z Q)(r, j) = zt[j * n + r].
+  gemm<C>(n, n, n, C(1), mat_ref<C>{zt, 1, n}, mat_ref<C>{xm.data(), n, 1}, C(0), vr, n, 1);
+  for (index_t k = 0; k < n; ++k) {
+    Rl mx = -1, nrm2 = 0;
+    index_t im = 0;
+    for (index_t i = 0; i < n; ++i) {
+      const Rl a2 = abs_sq(vr[i * n + k]);
+      nrm2 += a2;
+      if (a2 > mx) {
+        mx = a2;
+        im = i;
+      }
+    }
+    // Unit 2-norm, the largest component real and positive.
+    const C big_c = vr[im * n + k];
+    const Rl ab = std::hypot(big_c.re, big_c.im);
+    const C f = ab > Rl(0) ? conj_of(big_c) * C(Rl(1) / (ab * std::sqrt(nrm2))) : C(1);
+    for (index_t i = 0; i < n; ++i) vr[i * n + k] = vr[i * n + k] * f;
+    vr[im * n + k].im = 0;
+  }
+}
+
+/// Exact power-of-two scaling of h towards max |h| ~ 1 (the exponent in ex), then
+/// hessenberg_reduce.
+template <class S>
+std::vector<S> scale_and_reduce(index_t n, S* h, bool vectors, int& ex) {
+  const real_t<S> sc = svd_scale_exponent(h, n * n, ex);
+  if (ex != 0)
+    for (index_t i = 0; i < n * n; ++i) h[i] = h[i] * S(sc);
+  return hessenberg_reduce(n, h, vectors);
+}
+
+/// Undoes the power-of-two scaling of the eigenvalues.
+template <class Rl>
+void unscale_eigenvalues(index_t n, complex<Rl>* w, int ex) {
+  if (ex != 0)
+    for (index_t i = 0; i < n; ++i) w[i] = complex<Rl>(std::ldexp(w[i].re, -ex), std::ldexp(w[i].im, -ex));
 }
 
 /// The eigenvalues w (n) of the row-major n x n complex matrix h (destroyed) and, when vr is not
@@ -30,65 +177,17 @@ bool eig_complex(index_t n, complex<Rl>* h, complex<Rl>* w, complex<Rl>* vr) {
   using C = complex<Rl>;
   if (n == 0) return true;
   const bool vectors = vr != nullptr;
-  // Exact power-of-two scaling towards max |h| ~ 1.
   int ex = 0;
-  const Rl sc = svd_scale_exponent(h, n * n, ex);
-  if (ex != 0)
-    for (index_t i = 0; i < n * n; ++i) h[i] = h[i] * C(sc);
-  // Hessenberg reduction: h <- H_k^H h H_k for k = 0..n-3; the reflectors' tails stay below the
-  // subdiagonal (taus in tau).
-  std::vector<C> tau(static_cast<std::size_t>(n), C(0)), wk;
-  for (index_t k = 0; k + 2 < n; ++k) {
-    C* x = h + (k + 1) * n + k;
-    const C t = make_reflector(*x, x + n, n - k - 2, n);
-    tau[k] = t;
-    if (t == C(0)) continue;
-    const C* vt = x + n;  // v = [1; vt], stride n
-    // Left: rows k+1.., columns k+1..
-    apply_reflector_left(conj_of(t), vt, n, n - k - 1, h + (k + 1) * n + k + 1, n - k - 1, n, wk);
-    // Right: all rows, columns k+1..: h <- h - t (h v) v^H.
-    for (index_t i = 0; i < n; ++i) {
-      C* row = h + i * n + k + 1;
-      C s = row[0];
-      for (index_t j = 1; j < n - k - 1; ++j) s += row[j] * vt[(j - 1) * n];
-      const C g = t * s;
-      row[0] -= g;
-      for (index_t j = 1; j < n - k - 1; ++j) row[j] -= g * conj_of(vt[(j - 1) * n]);
-    }
-  }
-  // zt = Z^T (row j = column j of Z), Z = H_0 H_1 ... accumulated backwards.
-  std::vector<C> zt;
-  if (vectors) {
-    std::vector<C> z(static_cast<std::size_t>(n * n), C(0));
-    for (index_t i = 0; i < n; ++i) z[i * n + i] = C(1);
-    for (index_t k = n - 2; k-- > 0;)
-      apply_reflector_left(tau[k], h + (k + 2) * n + k, n, n - k - 1, z.data() + (k + 1) * n + k + 1, n - k - 1, n,
-                           wk);
-    zt.resize(static_cast<std::size_t>(n * n));
-    for (index_t i = 0; i < n; ++i)
-      for (index_t j = 0; j < n; ++j) zt[j * n + i] = z[i * n + j];
-  }
-  for (index_t i = 2; i < n; ++i)
-    for (index_t j = 0; j + 1 < i; ++j) h[i * n + j] = C(0);
+  std::vector<C> zt = scale_and_reduce(n, h, vectors, ex);
 
   // Single-shift QR to upper triangular T (the whole of T updated when vectors are wanted).
-  const Rl eps = std::numeric_limits<Rl>::epsilon();
-  const Rl tiny = std::numeric_limits<Rl>::min();
-  Rl anorm = 0;
-  for (index_t i = 0; i < n * n; ++i) anorm = std::max(anorm, cabs1(h[i]));
+  const qr_deflation<C> defl(n, h);
+  const Rl anorm = defl.anorm;
   index_t hi = n - 1;
   index_t its = 0, total = 0;
   const index_t maxit = 30 * std::max<index_t>(10, n) * std::max<index_t>(1, n);
   while (hi >= 0) {
-    index_t l = hi;
-    for (; l > 0; --l) {
-      Rl tst = cabs1(h[(l - 1) * n + l - 1]) + cabs1(h[l * n + l]);
-      if (tst == Rl(0)) tst = anorm;
-      if (cabs1(h[l * n + l - 1]) <= std::max(eps * tst, tiny)) {
-        h[l * n + l - 1] = C(0);
-        break;
-      }
-    }
+    const index_t l = defl.split(hi);
     if (l == hi) {
       w[hi] = h[hi * n + hi];
       --hi;
@@ -144,52 +243,193 @@ bool eig_complex(index_t n, complex<Rl>* h, complex<Rl>* w, complex<Rl>* vr) {
       }
     }
   }
-  if (vectors) {
-    // Eigenvectors of T: column k of X solves (T - w_k I) x = 0 with x_k = 1, x_j = 0 for j > k.
-    std::vector<C> xm(static_cast<std::size_t>(n * n), C(0));
-    const Rl smin = std::max(eps * anorm, tiny);
-    const Rl big = std::sqrt(std::numeric_limits<Rl>::max()) * eps;
-    std::vector<C> x(static_cast<std::size_t>(n));
-    for (index_t k = 0; k < n; ++k) {
-      const C lam = h[k * n + k];
-      std::fill(x.begin(), x.end(), C(0));
-      x[k] = C(1);
-      for (index_t i = k - 1; i >= 0; --i) {
-        C s = C(0);
-        for (index_t j = i + 1; j <= k; ++j) s += h[i * n + j] * x[j];
-        C den = h[i * n + i] - lam;
-        if (cabs1(den) < smin) den = C(smin);
-        x[i] = -(s / den);
-        if (cabs1(x[i]) > big) {
-          const C f = C(Rl(1) / cabs1(x[i]));
-          for (index_t j = i; j <= k; ++j) x[j] = x[j] * f;
-        }
-      }
-      for (index_t i = 0; i <= k; ++i) xm[i * n + k] = x[i];
+  if (vectors) schur_eigenvectors<Rl>(n, h, zt.data(), anorm, vr);
+  unscale_eigenvalues(n, w, ex);
+  return true;
+}
+
+/// The eigenvalues of the real 2 x 2 block [a b; c d]: e1, e2, with e1 the one of positive
+/// imaginary part for a complex pair, and for a real pair the one farther from d (so that e1 - d,
+/// which the complex Schur step divides by, is not small).
+template <class Rl>
+void eig2x2(Rl a, Rl b, Rl c, Rl d, complex<Rl>& e1, complex<Rl>& e2) {
+  const Rl p = Rl(0.5) * (a - d), bc = b * c, disc = p * p + bc;
+  if (disc >= Rl(0)) {
+    const Rl z = p + std::copysign(std::sqrt(disc), p);
+    e1 = complex<Rl>(d + z, 0);
+    e2 = complex<Rl>(z != Rl(0) ? d - bc / z : d, 0);
+  } else {
+    const Rl im = std::sqrt(-disc);
+    e1 = complex<Rl>(d + p, im);
+    e2 = complex<Rl>(d + p, -im);
+  }
+}
+
+/// The eigenvalues w (n) of the row-major n x n real matrix h (destroyed) and, when vr is not null,
+/// the right eigenvectors as the columns of vr (row-major n x n, complex). Real arithmetic
+/// throughout the iteration: Hessenberg reduction, Francis double-shift implicit QR (3-element
+/// reflectors chasing the bulge, shifts from the trailing 2 x 2 block, exceptional shifts after 10
+/// and 20 stalled iterations) to the real Schur form T = Q^T H Q with 1 x 1 and 2 x 2 diagonal
+/// blocks. For eigenvectors, each 2 x 2 block is then triangularized by one complex rotation (its
+/// eigenvalue of positive imaginary part first, LAPACK's order), which gives a complex Schur form at
+/// O(n^2) cost, and schur_eigenvectors finishes as for complex input. Returns false when the
+/// iteration did not converge.
+template <class Rl>
+bool eig_real(index_t n, Rl* h, complex<Rl>* w, complex<Rl>* vr) {
+  using C = complex<Rl>;
+  if (n == 0) return true;
+  const bool vectors = vr != nullptr;
+  int ex = 0;
+  std::vector<Rl> zt = scale_and_reduce(n, h, vectors, ex);
+
+  const qr_deflation<Rl> defl(n, h);
+  const Rl anorm = defl.anorm;
+  const auto H = [&](index_t i, index_t j) -> Rl& { return h[i * n + j]; };
+  index_t hi = n - 1, its = 0, total = 0;
+  const index_t maxit = 30 * std::max<index_t>(10, n) * std::max<index_t>(1, n);
+  while (hi >= 0) {
+    const index_t l = defl.split(hi);
+    if (l == hi) {  // a 1 x 1 block
+      w[hi] = C(H(hi, hi), 0);
+      --hi;
+      its = 0;
+      continue;
     }
-    // V = (Z Q) X, (Z Q)(r, j) = zt[j * n + r].
-    gemm<C>(n, n, n, C(1), mat_ref<C>{zt.data(), 1, n}, mat_ref<C>{xm.data(), n, 1}, C(0), vr, n, 1);
-    for (index_t k = 0; k < n; ++k) {
-      Rl mx = -1, nrm2 = 0;
-      index_t im = 0;
-      for (index_t i = 0; i < n; ++i) {
-        const Rl a2 = abs_sq(vr[i * n + k]);
-        nrm2 += a2;
-        if (a2 > mx) {
-          mx = a2;
-          im = i;
+    if (l == hi - 1) {  // a 2 x 2 block (made triangular below when eigenvectors are wanted)
+      eig2x2(H(hi - 1, hi - 1), H(hi - 1, hi), H(hi, hi - 1), H(hi, hi), w[hi - 1], w[hi]);
+      hi -= 2;
+      its = 0;
+      continue;
+    }
+    if (++total > maxit) return false;
+    ++its;
+    // The shifts: the eigenvalues of the trailing 2 x 2 block (as their sum and product), or an
+    // exceptional pair after 10 and 20 iterations without deflation.
+    Rl tr, det;
+    if (its == 10 || its == 20) {
+      const Rl e = std::abs(H(hi, hi - 1)) + std::abs(H(hi - 1, hi - 2));
+      const Rl h11 = Rl(0.75) * e + H(hi, hi);
+      tr = 2 * h11;
+      det = h11 * h11 + Rl(0.4375) * e * e;
+    } else {
+      tr = H(hi - 1, hi - 1) + H(hi, hi);
+      det = H(hi - 1, hi - 1) * H(hi, hi) - H(hi - 1, hi) * H(hi, hi - 1);
+    }
+    // First column of (H - s1 I)(H - s2 I), scaled against overflow.
+    Rl x = H(l, l) * H(l, l) + H(l, l + 1) * H(l + 1, l) - tr * H(l, l) + det;
+    Rl y = H(l + 1, l) * (H(l, l) + H(l + 1, l + 1) - tr);
+    Rl z = H(l + 1, l) * H(l + 2, l + 1);
+    const index_t c1 = vectors ? n : hi + 1;  // columns of T the left reflectors touch
+    const index_t r0 = vectors ? 0 : l;       // first row the right reflectors touch
+    for (index_t k = l; k < hi; ++k) {
+      const bool three = k + 2 <= hi;
+      if (k > l) {
+        x = H(k, k - 1);
+        y = H(k + 1, k - 1);
+        z = three ? H(k + 2, k - 1) : Rl(0);
+      }
+      const Rl scale = std::abs(x) + std::abs(y) + std::abs(z);
+      if (scale == Rl(0)) continue;
+      x /= scale;
+      y /= scale;
+      z /= scale;
+      // P = I - tau v v^T, v = [1, v1, v2], P [x y z]^T = [beta 0 0]^T.
+      const Rl beta = -std::copysign(std::sqrt(x * x + y * y + z * z), x);
+      const Rl tau = (beta - x) / beta, f = Rl(1) / (x - beta);
+      const Rl v1 = y * f, v2 = z * f;
+      if (k > l) {
+        H(k, k - 1) = beta * scale;
+        H(k + 1, k - 1) = 0;
+        if (three) H(k + 2, k - 1) = 0;
+      }
+      Rl* r_0 = h + k * n;
+      Rl* r_1 = r_0 + n;
+      Rl* r_2 = three ? r_1 + n : nullptr;
+      if (three) {
+        for (index_t j = k; j < c1; ++j) {
+          const Rl t = tau * (r_0[j] + v1 * r_1[j] + v2 * r_2[j]);
+          r_0[j] -= t;
+          r_1[j] -= t * v1;
+          r_2[j] -= t * v2;
+        }
+      } else {
+        for (index_t j = k; j < c1; ++j) {
+          const Rl t = tau * (r_0[j] + v1 * r_1[j]);
+          r_0[j] -= t;
+          r_1[j] -= t * v1;
         }
       }
-      // Unit 2-norm, the largest component real and positive.
-      const C big_c = vr[im * n + k];
-      const Rl ab = std::hypot(big_c.re, big_c.im);
-      const C f = ab > Rl(0) ? conj_of(big_c) * C(Rl(1) / (ab * std::sqrt(nrm2))) : C(1);
-      for (index_t i = 0; i < n; ++i) vr[i * n + k] = vr[i * n + k] * f;
-      vr[im * n + k].im = 0;
+      const index_t rend = std::min(k + 3, hi);
+      for (index_t i = r0; i <= rend; ++i) {
+        Rl* row = h + i * n + k;
+        const Rl t = tau * (row[0] + v1 * row[1] + (three ? v2 * row[2] : Rl(0)));
+        row[0] -= t;
+        row[1] -= t * v1;
+        if (three) row[2] -= t * v2;
+      }
+      if (vectors) {  // Z <- Z P: rows k.. of Z^T
+        Rl* z0 = zt.data() + k * n;
+        Rl* z1 = z0 + n;
+        if (three) {
+          Rl* z2 = z1 + n;
+          for (index_t i = 0; i < n; ++i) {
+            const Rl t = tau * (z0[i] + v1 * z1[i] + v2 * z2[i]);
+            z0[i] -= t;
+            z1[i] -= t * v1;
+            z2[i] -= t * v2;
+          }
+        } else {
+          for (index_t i = 0; i < n; ++i) {
+            const Rl t = tau * (z0[i] + v1 * z1[i]);
+            z0[i] -= t;
+            z1[i] -= t * v1;
+          }
+        }
+      }
     }
   }
-  if (ex != 0)
-    for (index_t i = 0; i < n; ++i) w[i] = C(std::ldexp(w[i].re, -ex), std::ldexp(w[i].im, -ex));
+  if (vectors) {
+    // Real Schur form -> complex Schur form: for each 2 x 2 block [a b; c d] at rows m-1, m, the
+    // unitary Q = [al -be; be conj(al)] with (al, be) = (e1 - d, c) / r, an eigenvector of the
+    // block for e1; Q^H T Q is triangular there with e1 first.
+    std::vector<C> t(static_cast<std::size_t>(n * n)), ztc(static_cast<std::size_t>(n * n));
+    for (index_t i = 0; i < n * n; ++i) {
+      t[i] = C(h[i], 0);
+      ztc[i] = C(zt[i], 0);
+    }
+    for (index_t m = 1; m < n; ++m) {
+      if (H(m, m - 1) == Rl(0)) continue;
+      C e1, e2;
+      eig2x2(H(m - 1, m - 1), H(m - 1, m), H(m, m - 1), H(m, m), e1, e2);
+      const C a0 = e1 - C(H(m, m), 0);
+      const Rl cc = H(m, m - 1);
+      const Rl r = std::hypot(std::hypot(a0.re, a0.im), cc);
+      const C al = a0 * C(Rl(1) / r), alc = conj_of(al);
+      const C be = C(cc / r, 0);
+      for (index_t j = m - 1; j < n; ++j) {  // rows m-1, m <- Q^H rows
+        const C p = t[(m - 1) * n + j], q = t[m * n + j];
+        t[(m - 1) * n + j] = alc * p + be * q;
+        t[m * n + j] = al * q - be * p;
+      }
+      for (index_t i = 0; i <= m; ++i) {  // columns m-1, m <- columns Q
+        const C p = t[i * n + m - 1], q = t[i * n + m];
+        t[i * n + m - 1] = p * al + q * be;
+        t[i * n + m] = q * alc - p * be;
+      }
+      t[m * n + m - 1] = C(0);
+      C* z0 = ztc.data() + (m - 1) * n;
+      C* z1 = z0 + n;
+      for (index_t i = 0; i < n; ++i) {
+        const C p = z0[i], q = z1[i];
+        z0[i] = p * al + q * be;
+        z1[i] = q * alc - p * be;
+      }
+      ++m;  // blocks do not overlap
+    }
+    for (index_t k = 0; k < n; ++k) w[k] = t[k * n + k];
+    schur_eigenvectors<Rl>(n, t.data(), ztc.data(), anorm, vr);
+  }
+  unscale_eigenvalues(n, w, ex);
   return true;
 }
 
