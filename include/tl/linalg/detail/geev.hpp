@@ -248,6 +248,29 @@ bool eig_complex(index_t n, complex<Rl>* h, complex<Rl>* w, complex<Rl>* vr) {
   return true;
 }
 
+/// Applies P = I - tau v v^T, v = [1, v1, v2] (v2 unused when nr = 2), from the left to nr
+/// consecutive rows (stride ld) of len values each: rows <- P rows.
+template <class Rl>
+void apply_reflector3_rows(Rl* r, index_t ld, index_t len, index_t nr, Rl tau, Rl v1, Rl v2) {
+  Rl* __restrict r_0 = r;
+  Rl* __restrict r_1 = r + ld;
+  if (nr == 3) {
+    Rl* __restrict r_2 = r + 2 * ld;
+    for (index_t j = 0; j < len; ++j) {
+      const Rl t = tau * (r_0[j] + v1 * r_1[j] + v2 * r_2[j]);
+      r_0[j] -= t;
+      r_1[j] -= t * v1;
+      r_2[j] -= t * v2;
+    }
+  } else {
+    for (index_t j = 0; j < len; ++j) {
+      const Rl t = tau * (r_0[j] + v1 * r_1[j]);
+      r_0[j] -= t;
+      r_1[j] -= t * v1;
+    }
+  }
+}
+
 /// The eigenvalues of the real 2 x 2 block [a b; c d]: e1, e2, with e1 the one of positive
 /// imaginary part for a complex pair, and for a real pair the one farther from d (so that e1 - d,
 /// which the complex Schur step divides by, is not small).
@@ -287,6 +310,7 @@ bool eig_real(index_t n, Rl* h, complex<Rl>* w, complex<Rl>* vr) {
   const auto H = [&](index_t i, index_t j) -> Rl& { return h[i * n + j]; };
   index_t hi = n - 1, its = 0, total = 0;
   const index_t maxit = 30 * std::max<index_t>(10, n) * std::max<index_t>(1, n);
+  std::vector<Rl> ublk, tmp;
   while (hi >= 0) {
     const index_t l = defl.split(hi);
     if (l == hi) {  // a 1 x 1 block
@@ -321,70 +345,67 @@ bool eig_real(index_t n, Rl* h, complex<Rl>* w, complex<Rl>* vr) {
     Rl z = H(l + 1, l) * H(l + 2, l + 1);
     const index_t c1 = vectors ? n : hi + 1;  // columns of T the left reflectors touch
     const index_t r0 = vectors ? 0 : l;       // first row the right reflectors touch
-    for (index_t k = l; k < hi; ++k) {
-      const bool three = k + 2 <= hi;
-      if (k > l) {
-        x = H(k, k - 1);
-        y = H(k + 1, k - 1);
-        z = three ? H(k + 2, k - 1) : Rl(0);
+    // The reflectors go in chunks of nb. Within a chunk, the right reflectors' action on the rows
+    // above it (r0 .. k0-1, which nothing in the chunk reads) is deferred: the chunk's reflectors
+    // accumulate into U (w x w, the indices k0 .. jmax they touch), applied to those rows by one
+    // GEMM at the end of the chunk. Everything else is applied at once.
+    constexpr index_t nb = 48;
+    for (index_t k0 = l; k0 < hi; k0 += nb) {
+      const index_t k1 = std::min(k0 + nb, hi), jmax = std::min(k1 + 1, hi), w = jmax - k0 + 1;
+      const bool defer = k0 - r0 >= 32;
+      if (defer) {
+        ublk.assign(static_cast<std::size_t>(w * w), Rl(0));
+        for (index_t i = 0; i < w; ++i) ublk[i * w + i] = Rl(1);
       }
-      const Rl scale = std::abs(x) + std::abs(y) + std::abs(z);
-      if (scale == Rl(0)) continue;
-      x /= scale;
-      y /= scale;
-      z /= scale;
-      // P = I - tau v v^T, v = [1, v1, v2], P [x y z]^T = [beta 0 0]^T.
-      const Rl beta = -std::copysign(std::sqrt(x * x + y * y + z * z), x);
-      const Rl tau = (beta - x) / beta, f = Rl(1) / (x - beta);
-      const Rl v1 = y * f, v2 = z * f;
-      if (k > l) {
-        H(k, k - 1) = beta * scale;
-        H(k + 1, k - 1) = 0;
-        if (three) H(k + 2, k - 1) = 0;
-      }
-      Rl* r_0 = h + k * n;
-      Rl* r_1 = r_0 + n;
-      Rl* r_2 = three ? r_1 + n : nullptr;
-      if (three) {
-        for (index_t j = k; j < c1; ++j) {
-          const Rl t = tau * (r_0[j] + v1 * r_1[j] + v2 * r_2[j]);
-          r_0[j] -= t;
-          r_1[j] -= t * v1;
-          r_2[j] -= t * v2;
+      for (index_t k = k0; k < k1; ++k) {
+        const bool three = k + 2 <= hi;
+        if (k > l) {
+          x = H(k, k - 1);
+          y = H(k + 1, k - 1);
+          z = three ? H(k + 2, k - 1) : Rl(0);
         }
-      } else {
-        for (index_t j = k; j < c1; ++j) {
-          const Rl t = tau * (r_0[j] + v1 * r_1[j]);
-          r_0[j] -= t;
-          r_1[j] -= t * v1;
+        const Rl scale = std::abs(x) + std::abs(y) + std::abs(z);
+        if (scale == Rl(0)) continue;
+        x /= scale;
+        y /= scale;
+        z /= scale;
+        // P = I - tau v v^T, v = [1, v1, v2], P [x y z]^T = [beta 0 0]^T.
+        const Rl beta = -std::copysign(std::sqrt(x * x + y * y + z * z), x);
+        const Rl tau = (beta - x) / beta, f = Rl(1) / (x - beta);
+        const Rl v1 = y * f, v2 = three ? z * f : Rl(0);
+        if (k > l) {
+          H(k, k - 1) = beta * scale;
+          H(k + 1, k - 1) = 0;
+          if (three) H(k + 2, k - 1) = 0;
         }
-      }
-      const index_t rend = std::min(k + 3, hi);
-      for (index_t i = r0; i <= rend; ++i) {
-        Rl* row = h + i * n + k;
-        const Rl t = tau * (row[0] + v1 * row[1] + (three ? v2 * row[2] : Rl(0)));
-        row[0] -= t;
-        row[1] -= t * v1;
-        if (three) row[2] -= t * v2;
-      }
-      if (vectors) {  // Z <- Z P: rows k.. of Z^T
-        Rl* z0 = zt.data() + k * n;
-        Rl* z1 = z0 + n;
-        if (three) {
-          Rl* z2 = z1 + n;
-          for (index_t i = 0; i < n; ++i) {
-            const Rl t = tau * (z0[i] + v1 * z1[i] + v2 * z2[i]);
-            z0[i] -= t;
-            z1[i] -= t * v1;
-            z2[i] -= t * v2;
-          }
-        } else {
-          for (index_t i = 0; i < n; ++i) {
-            const Rl t = tau * (z0[i] + v1 * z1[i]);
-            z0[i] -= t;
-            z1[i] -= t * v1;
+        // Left: rows k.. of T. Right: columns k.. of T (rows from k0 when deferred), then U or Z.
+        const index_t nr = three ? 3 : 2;
+        apply_reflector3_rows(h + k * n + k, n, c1 - k, nr, tau, v1, v2);
+        const index_t rend = std::min(k + 3, hi), rfirst = defer ? k0 : r0;
+        for (index_t i = rfirst; i <= rend; ++i) {
+          Rl* row = h + i * n + k;
+          const Rl t = tau * (row[0] + v1 * row[1] + (three ? v2 * row[2] : Rl(0)));
+          row[0] -= t;
+          row[1] -= t * v1;
+          if (three) row[2] -= t * v2;
+        }
+        if (defer) {  // U <- U P on columns k-k0 ..
+          for (index_t i = 0; i < w; ++i) {
+            Rl* row = ublk.data() + i * w + (k - k0);
+            const Rl t = tau * (row[0] + v1 * row[1] + (three ? v2 * row[2] : Rl(0)));
+            row[0] -= t;
+            row[1] -= t * v1;
+            if (three) row[2] -= t * v2;
           }
         }
+        if (vectors) apply_reflector3_rows(zt.data() + k * n, n, n, nr, tau, v1, v2);  // Z <- Z P (rows of Z^T)
+      }
+      if (defer) {  // rows r0 .. k0-1, columns k0 .. jmax: A <- A U
+        const index_t m = k0 - r0;
+        tmp.resize(static_cast<std::size_t>(m * w));
+        for (index_t i = 0; i < m; ++i) std::copy(h + (r0 + i) * n + k0, h + (r0 + i) * n + k0 + w, tmp.data() + i * w);
+        gemm<Rl>(m, w, w, Rl(1), mat_ref<Rl>{tmp.data(), w, 1}, mat_ref<Rl>{ublk.data(), w, 1}, Rl(0), h + r0 * n + k0,
+                 n, 1);
       }
     }
   }
