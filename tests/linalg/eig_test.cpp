@@ -39,6 +39,20 @@ void check_eig(const A& a) {
       CHECK(std::abs(std::sqrt(nrm) - 1) <= 8 * n * eps_of<T>());
       CHECK(big.imag() == 0);
     }
+    // Real input (real Schur form): real eigenvalues are exactly real and complex ones come in
+    // exactly conjugate pairs, the one of positive imaginary part first, as LAPACK's dgeev.
+    if constexpr (!tl::is_complex_v<T>) {
+      for (index_t j = 0; j < n; ++j) {
+        const cld x = to_cld(w.data()[b * n + j]);
+        if (x.imag() > 0) {
+          REQUIRE(j + 1 < n);
+          CHECK(to_cld(w.data()[b * n + j + 1]) == std::conj(x));
+          ++j;
+        } else {
+          CHECK(x.imag() == 0);
+        }
+      }
+    }
     // eigvals (no Schur vectors, a partial T update) finds the same eigenvalues.
     std::vector<bool> used(static_cast<std::size_t>(n));
     for (index_t i = 0; i < n; ++i) {

@@ -447,7 +447,7 @@ bool eig_real(index_t n, Rl* h, complex<Rl>* w, complex<Rl>* vr) {
       }
       ++m;  // blocks do not overlap
     }
-    for (index_t k = 0; k < n; ++k) w[k] = t[k * n + k];
+    for (index_t k = 0; k < n; ++k) t[k * n + k] = w[k];  // the exact pairs of eig2x2 (equal up to rounding)
     schur_eigenvectors<Rl>(n, t.data(), ztc.data(), anorm, vr);
   }
   unscale_eigenvalues(n, w, ex);
