@@ -13,6 +13,9 @@
 /// chase a bulge from m up to l with Givens rotations after a shift from the 2 x 2 block at l,
 /// until e(l) is negligible. The rotations act on pairs of rows of Y = (Q Z)^T, contiguous in
 /// row-major storage (and, for complex Q, on interleaved real and imaginary parts alike).
+///
+/// Eigenvectors above 32 rows: divide and conquer on T (tridiagonal_dc), then V = Q Z by the
+/// blocked reflectors.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -21,6 +24,7 @@
 #include "tl/core/complex.hpp"
 #include "tl/core/config.hpp"
 #include "tl/core/dtype.hpp"
+#include "tl/linalg/detail/gemm.hpp"
 #include "tl/linalg/detail/geqrf.hpp"
 #include "tl/linalg/detail/gesvd.hpp"
 
@@ -130,6 +134,253 @@ bool tridiagonal_ql(index_t n, R* d, R* e, R* y, index_t len) {
   return true;
 }
 
+/// One root of the secular equation f(x) = 1 + rho sum_j z_j^2 / (dl_j - x) (k poles dl ascending
+/// and apart, z_j != 0, rho > 0, sum z_j^2 = 1): root i lies in (dl_i, dl_{i+1}), the last one in
+/// (dl_{k-1}, dl_{k-1} + rho]. The root is found as dl_o + tau from the nearer pole o (chosen by
+/// the sign of f at the midpoint), so that delta_j = dl_j - lambda = (dl_j - dl_o) - tau is accurate
+/// even next to the pole. Iteration: the zero of a model with the two neighbouring poles matching f
+/// and f' (Li's "middle way"), kept inside a bracket that f's sign narrows, with bisection as the
+/// fallback. Writes delta (k values) and returns lambda.
+template <class R>
+R secular_root(index_t k, index_t i, const R* dl, const R* z, R rho, R* delta) {
+  const R eps = std::numeric_limits<R>::epsilon();
+  const bool last = i + 1 == k;
+  index_t o = i;
+  R lo = 0, hi = rho;
+  if (!last) {
+    const R gap = dl[i + 1] - dl[i], mid = gap / 2;
+    R f = 1;
+    for (index_t j = 0; j < k; ++j) f += rho * z[j] * z[j] / ((dl[j] - dl[i]) - mid);
+    if (f >= 0) {
+      hi = mid;
+    } else {
+      o = i + 1;
+      lo = -(gap - mid);
+      hi = 0;
+    }
+  }
+  R tau = (lo + hi) / 2;
+  for (index_t j = 0; j < k; ++j) delta[j] = (dl[j] - dl[o]) - tau;
+  for (int iter = 0; iter < 100; ++iter) {
+    R psi = 0, dpsi = 0, phi = 0, dphi = 0;
+    for (index_t j = 0; j <= i; ++j) {
+      const R t = z[j] / delta[j];
+      psi += z[j] * t;
+      dpsi += t * t;
+    }
+    for (index_t j = i + 1; j < k; ++j) {
+      const R t = z[j] / delta[j];
+      phi += z[j] * t;
+      dphi += t * t;
+    }
+    psi *= rho, dpsi *= rho, phi *= rho, dphi *= rho;
+    const R w = 1 + psi + phi;
+    if (std::abs(w) <= eps * (8 * (1 + phi - psi) + std::abs(tau) * (dpsi + dphi))) break;
+    if (w < 0)
+      lo = tau;
+    else
+      hi = tau;
+    const R di = delta[i];
+    R eta;
+    if (!last) {
+      const R di1 = delta[i + 1];
+      const R c = w - di * dpsi - di1 * dphi;
+      const R a = c * (di + di1) + di * di * dpsi + di1 * di1 * dphi, b = di * di1 * w;
+      if (c == 0) {
+        eta = b / a;
+      } else {
+        const R disc = std::sqrt(std::max(R(0), a * a - 4 * b * c));
+        eta = a <= 0 ? (a - disc) / (2 * c) : 2 * b / (a + disc);
+      }
+    } else {
+      const R c = w - di * dpsi;  // the model c + di^2 f' / (di - eta)
+      eta = c > 0 ? di + di * di * dpsi / c : std::numeric_limits<R>::quiet_NaN();
+    }
+    R next = tau + eta;
+    if (!(next > lo && next < hi)) next = lo + (hi - lo) / 2;
+    if (next == tau) break;
+    eta = next - tau;
+    tau = next;
+    for (index_t j = 0; j < k; ++j) delta[j] -= eta;
+  }
+  for (index_t j = 0; j < k; ++j) delta[j] = (dl[j] - dl[o]) - tau;
+  return dl[o] + tau;
+}
+
+/// Merges two solved halves (LAPACK's laed1 - laed3): on entry the n x n column-major block q
+/// (leading dimension ldq) holds Q1 (m x m, top left) and Q2 (bottom right, zeros elsewhere), d the
+/// two halves' eigenvalues, ascending within each, of T1 - |beta| e_m e_m^T and T2 - |beta| e_1 e_1^T
+/// with beta the coupling entry. T = diag(Q1, Q2) (D + rho z z^T) diag(Q1, Q2)^T with z = (last row
+/// of Q1, sign(beta) first row of Q2) / sqrt 2 and rho = 2 |beta|. Deflation: components with
+/// rho |z_j| <= tol keep (d_j, column j); two close eigenvalues are rotated so that one of their z
+/// entries vanishes. The other k eigenpairs of D + rho z z^T come from the secular equation, with
+/// z recomputed from the roots (Gu and Eisenstat) so that the vectors are orthogonal to working
+/// precision; the columns they mix are grouped into top-only, mixed and bottom-only so that two
+/// GEMMs skip the zero blocks. On exit d is ascending and q holds the eigenvectors.
+template <class R>
+void tridiagonal_dc_merge(index_t n, index_t m, R* d, R beta, R* q, index_t ldq) {
+  const R eps = std::numeric_limits<R>::epsilon();
+  const auto sz = [](index_t v) { return static_cast<std::size_t>(v); };
+  std::vector<R> z(sz(n));
+  const R sgn = beta < 0 ? R(-1) : R(1), inv_sqrt2 = R(1) / std::sqrt(R(2));
+  for (index_t j = 0; j < m; ++j) z[sz(j)] = q[(m - 1) + j * ldq] * inv_sqrt2;
+  for (index_t j = m; j < n; ++j) z[sz(j)] = sgn * q[m + j * ldq] * inv_sqrt2;
+  const R rho = 2 * std::abs(beta);
+  std::vector<index_t> order(sz(n));
+  for (index_t j = 0; j < n; ++j) order[sz(j)] = j;
+  std::stable_sort(order.begin(), order.end(), [&](index_t a, index_t b) { return d[a] < d[b]; });
+  R dmax = 0, zmax = 0;
+  for (index_t j = 0; j < n; ++j) dmax = std::max(dmax, std::abs(d[j])), zmax = std::max(zmax, std::abs(z[sz(j)]));
+  const R tol = 8 * eps * std::max(dmax, zmax);
+  // Deflation, walking the eigenvalues in ascending order. kind: 0 top only, 1 mixed, 2 bottom only.
+  std::vector<int> kind(sz(n));
+  for (index_t j = 0; j < n; ++j) kind[sz(j)] = j < m ? 0 : 2;
+  std::vector<index_t> kept, deflated;
+  index_t p = -1;
+  for (const index_t j : order) {
+    if (rho * std::abs(z[sz(j)]) <= tol) {
+      deflated.push_back(j);
+      continue;
+    }
+    if (p >= 0) {
+      R s = z[sz(p)], c = z[sz(j)];
+      const R r = std::hypot(c, s), t = d[j] - d[p];
+      c /= r;
+      s = -s / r;
+      if (std::abs(t * c * s) <= tol) {
+        z[sz(j)] = r;
+        z[sz(p)] = 0;
+        rotate_rows(q + p * ldq, q + j * ldq, n, c, s);
+        if (kind[sz(p)] != kind[sz(j)]) kind[sz(j)] = 1;
+        const R dp = d[p] * c * c + d[j] * s * s;
+        d[j] = d[p] * s * s + d[j] * c * c;
+        d[p] = dp;
+        deflated.push_back(p);
+        p = j;
+        continue;
+      }
+      kept.push_back(p);
+    }
+    p = j;
+  }
+  if (p >= 0) kept.push_back(p);
+  const index_t k = static_cast<index_t>(kept.size());
+  std::vector<R> vals(sz(n)), out(sz(n * n));
+  if (k > 0) {
+    std::vector<R> dl(sz(k)), zl(sz(k)), s(sz(k * k));
+    for (index_t i = 0; i < k; ++i) dl[sz(i)] = d[kept[sz(i)]], zl[sz(i)] = z[sz(kept[sz(i)])];
+    // Normalize z (deflation removed part of its unit norm) into rho.
+    R zz = 0;
+    for (index_t i = 0; i < k; ++i) zz += zl[sz(i)] * zl[sz(i)];
+    const R zn = std::sqrt(zz);
+    for (index_t i = 0; i < k; ++i) zl[sz(i)] /= zn;
+    const R rk = rho * zz;
+    for (index_t i = 0; i < k; ++i) vals[sz(i)] = secular_root(k, i, dl.data(), zl.data(), rk, s.data() + i * k);
+    // Gu-Eisenstat: zhat_j^2 rho = -prod_i (dl_j - lambda_i) / prod_{i != j} (dl_j - dl_i).
+    std::vector<R> zh(sz(k));
+    for (index_t j = 0; j < k; ++j) {
+      R w = s[sz(j + j * k)];
+      for (index_t i = 0; i < k; ++i)
+        if (i != j) w *= s[sz(j + i * k)] / (dl[sz(j)] - dl[sz(i)]);
+      zh[sz(j)] = std::copysign(std::sqrt(std::max(R(0), -w)), zl[sz(j)]);
+    }
+    // Column i of S: zhat_j / (dl_j - lambda_i), normalized; its rows grouped by kind.
+    std::vector<index_t> grp(sz(k));
+    for (index_t i = 0; i < k; ++i) grp[sz(i)] = i;
+    std::stable_sort(grp.begin(), grp.end(),
+                     [&](index_t a, index_t b) { return kind[sz(kept[sz(a)])] < kind[sz(kept[sz(b)])]; });
+    index_t n0 = 0, n2 = 0;
+    for (index_t i = 0; i < k; ++i) {
+      const int kd = kind[sz(kept[sz(i)])];
+      n0 += kd == 0;
+      n2 += kd == 2;
+    }
+    std::vector<R> sg(sz(k * k)), qg(sz(n * k));
+    for (index_t i = 0; i < k; ++i) {
+      R* col = s.data() + i * k;
+      R nrm = 0;
+      for (index_t j = 0; j < k; ++j) {
+        col[j] = zh[sz(j)] / col[j];
+        nrm += col[j] * col[j];
+      }
+      nrm = R(1) / std::sqrt(nrm);
+      for (index_t g = 0; g < k; ++g) sg[sz(g + i * k)] = col[grp[sz(g)]] * nrm;
+    }
+    for (index_t g = 0; g < k; ++g) std::copy_n(q + kept[sz(grp[sz(g)])] * ldq, n, qg.data() + g * n);
+    // Rows 0..m-1 mix the top-only and mixed columns; rows m..n-1 the mixed and bottom-only ones.
+    gemm<R>(m, k, k - n2, R(1), mat_ref<R>{qg.data(), 1, n}, mat_ref<R>{sg.data(), 1, k}, R(0), out.data(), 1, n);
+    gemm<R>(n - m, k, k - n0, R(1), mat_ref<R>{qg.data() + m + n0 * n, 1, n}, mat_ref<R>{sg.data() + n0, 1, k}, R(0),
+            out.data() + m, 1, n);
+  }
+  for (index_t i = 0; i < n - k; ++i) {
+    const index_t j = deflated[sz(i)];
+    vals[sz(k + i)] = d[j];
+    std::copy_n(q + j * ldq, n, out.data() + (k + i) * n);
+  }
+  for (index_t j = 0; j < n; ++j) order[sz(j)] = j;
+  std::stable_sort(order.begin(), order.end(), [&](index_t a, index_t b) { return vals[sz(a)] < vals[sz(b)]; });
+  for (index_t j = 0; j < n; ++j) {
+    d[j] = vals[sz(order[sz(j)])];
+    std::copy_n(out.data() + order[sz(j)] * n, n, q + j * ldq);
+  }
+}
+
+/// Subproblems up to this size are solved by implicit QL.
+inline constexpr index_t tridiagonal_dc_leaf = 32;
+
+/// Recursive part of tridiagonal_dc (the matrix scaled, q's off-diagonal blocks zero).
+template <class R>
+bool tridiagonal_dc_solve(index_t n, R* d, const R* e, R* q, index_t ldq) {
+  const auto sz = [](index_t v) { return static_cast<std::size_t>(v); };
+  if (n <= tridiagonal_dc_leaf) {
+    std::vector<R> ee(sz(n), R(0)), y(sz(n * n), R(0));
+    std::copy_n(e, n - 1, ee.data());
+    for (index_t i = 0; i < n; ++i) y[sz(i * n + i)] = R(1);
+    if (!tridiagonal_ql(n, d, ee.data(), y.data(), n)) return false;
+    std::vector<index_t> order(sz(n));
+    for (index_t i = 0; i < n; ++i) order[sz(i)] = i;
+    std::stable_sort(order.begin(), order.end(), [&](index_t a, index_t b) { return d[a] < d[b]; });
+    const std::vector<R> dd(d, d + n);
+    for (index_t c = 0; c < n; ++c) {
+      d[c] = dd[sz(order[sz(c)])];
+      std::copy_n(y.data() + order[sz(c)] * n, n, q + c * ldq);
+    }
+    return true;
+  }
+  const index_t m = n / 2;
+  const R beta = e[m - 1];
+  d[m - 1] -= std::abs(beta);
+  d[m] -= std::abs(beta);
+  if (!tridiagonal_dc_solve(m, d, e, q, ldq) || !tridiagonal_dc_solve(n - m, d + m, e + m, q + m + m * ldq, ldq))
+    return false;
+  tridiagonal_dc_merge(n, m, d, beta, q, ldq);
+  return true;
+}
+
+/// Eigenvalues (ascending, in d) and eigenvectors (the columns of the n x n column-major q, leading
+/// dimension ldq) of the symmetric tridiagonal matrix with diagonal d and off-diagonal e (n - 1
+/// values) by divide and conquer (Cuppen's splitting, LAPACK's stedc): the matrix is split in
+/// halves by a rank-one tear, each half solved recursively (implicit QL below 33 rows), and the
+/// halves merged through the secular equation, the eigenvector update being GEMMs. Returns false
+/// when a QL leaf did not converge.
+template <class R>
+bool tridiagonal_dc(index_t n, R* d, const R* e, R* q, index_t ldq) {
+  for (index_t j = 0; j < n; ++j) std::fill_n(q + j * ldq, n, R(0));
+  R scale = 0;
+  for (index_t i = 0; i < n; ++i) scale = std::max(scale, std::abs(d[i]));
+  for (index_t i = 0; i + 1 < n; ++i) scale = std::max(scale, std::abs(e[i]));
+  if (scale == 0) {
+    for (index_t i = 0; i < n; ++i) q[i + i * ldq] = R(1);
+    return true;
+  }
+  std::vector<R> es(static_cast<std::size_t>(std::max<index_t>(n - 1, 1)));
+  for (index_t i = 0; i < n; ++i) d[i] /= scale;
+  for (index_t i = 0; i + 1 < n; ++i) es[static_cast<std::size_t>(i)] = e[i] / scale;
+  const bool ok = tridiagonal_dc_solve(n, d, es.data(), q, ldq);
+  for (index_t i = 0; i < n; ++i) d[i] *= scale;
+  return ok;
+}
+
 /// Eigen-decomposition of one Hermitian n x n matrix given column-major (lower triangle) in w.
 /// Writes ascending eigenvalues to `vals` and, when `vecs`, the eigenvectors as the columns of the
 /// row-major n x n `vecs`. Returns false on non-convergence. NaN or infinite input gives NaN.
@@ -145,6 +396,17 @@ bool heev(index_t n, T* w, real_t<T>* vals, T* vecs) {
   if (!finite) {
     std::fill_n(vals, n, std::numeric_limits<R>::quiet_NaN());
     if (vecs) std::fill_n(vecs, n * n, T(std::numeric_limits<R>::quiet_NaN()));
+    return true;
+  }
+  if (vecs && n > tridiagonal_dc_leaf) {
+    // Divide and conquer on T = Z diag(vals) Z^T, then V = Q Z with Q's reflectors (blocked).
+    std::vector<R> z(static_cast<std::size_t>(n * n));
+    if (!tridiagonal_dc(n, d.data(), e.data(), z.data(), n)) return false;
+    std::vector<T> v(z.begin(), z.end());
+    ormqr_cm(false, n - 1, n, n - 1, w + 1, n, tau.data(), v.data() + 1, n);
+    std::copy_n(d.data(), n, vals);
+    for (index_t r = 0; r < n; ++r)
+      for (index_t c = 0; c < n; ++c) vecs[r * n + c] = v[static_cast<std::size_t>(r + c * n)];
     return true;
   }
   std::vector<T> y;
