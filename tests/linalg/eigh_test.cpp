@@ -89,12 +89,13 @@ tl::tensor<T, 2> reflected(const mat& a, std::uint64_t seed) {
   return out;
 }
 
-/// Inputs that exercise the divide-and-conquer merges (n > 32): Wilkinson's W+ (eigenvalues in
-/// close pairs), three repeated values (almost everything deflates), a graded diagonal, random.
+/// Inputs that exercise the divide-and-conquer merges (n > 32) and the blocked reduction (n > 128): Wilkinson's W+
+/// (eigenvalues in close pairs), three repeated values (almost everything deflates), a graded diagonal, random.
 template <class T>
 void eigh_divide_and_conquer() {
   CAPTURE(sizeof(T));
-  check_eigh<T>(random_hermitian<T>(160, 11), "random 160");
+  check_eigh<T>(random_hermitian<T>(160, 11), "random 160");  // one blocked panel of the reduction
+  check_eigh<T>(random_hermitian<T>(230, 14), "random 230");  // four panels, then 102 unblocked columns
   const index_t n = 65;
   auto wp = tl::zeros<T>(tl::shape_t<2>{n, n});
   for (index_t i = 0; i < n; ++i) {

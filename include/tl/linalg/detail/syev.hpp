@@ -1,12 +1,13 @@
 #pragma once
 /// @file syev.hpp
 /// @brief Internal header: the symmetric / Hermitian eigenproblem: Householder reduction to a
-/// real symmetric tridiagonal matrix (LAPACK's sytrd / hetrd, lower, unblocked) and the implicit
+/// real symmetric tridiagonal matrix (LAPACK's sytrd / hetrd, lower, blocked) and the implicit
 /// QL algorithm with Wilkinson shifts on it, optionally accumulating the eigenvectors.
 ///
 /// Reduction: Q^H A Q = T with Q = H(0) ... H(n-2), H(i) = I - tau_i v_i v_i^H, v_i(0:i+1) = 0,
 /// v_i(i+1) = 1. Each step is a Hermitian matrix-vector product and a rank-2 update of the
-/// trailing lower triangle (column-major, so both run down contiguous columns). larfg's beta is
+/// trailing lower triangle (column-major, so both run down contiguous columns); in panels of 32
+/// steps the rank-2 updates are deferred and applied as one GEMM update (see hetrd_lower). larfg's beta is
 /// real, so T is real even for complex A; the phases stay in Q.
 ///
 /// QL: for each l, find the first negligible e(m) (|e(m)| <= eps * max_j (|d(j)| + |e(j)|)), then
@@ -30,14 +31,93 @@
 
 namespace tl::linalg::detail {
 
+/// p = S v for the Hermitian s x s column-major S (lower triangle read, leading dimension ld):
+/// one pass down the columns, an axpy below the diagonal and a dot product per column.
+template <class T>
+void hemv_lower(index_t s, const T* S, index_t ld, const T* v, T* p) {
+  std::fill_n(p, s, T(0));
+  for (index_t j = 0; j < s; ++j) {
+    const T* sj = S + j * ld;
+    const T vj = v[j];
+    for (index_t q = j + 1; q < s; ++q) p[q] += sj[q] * vj;
+    p[j] += T(real_part(sj[j])) * vj + dotc(sj + j + 1, v + j + 1, s - j - 1);
+  }
+}
+
+/// Panel width and crossover of the blocked tridiagonal reduction.
+inline constexpr index_t hetrd_block = 32, hetrd_crossover = 128;
+
 /// Reduces the Hermitian n x n column-major matrix w (lower triangle read, leading dimension n)
 /// to tridiagonal form: d (n), e (n; e[n-1] = 0), tau (n - 1). The reflectors' tails are left in
-/// w below the subdiagonal.
+/// w below the subdiagonal. Blocked while more than hetrd_crossover columns remain (LAPACK's
+/// latrd): a panel of hetrd_block reflectors is built against the trailing matrix as it was
+/// before the panel, with the panel's pending update A - V W^H - W V^H applied to each new column
+/// and to each matrix-vector product; then the trailing lower triangle takes that update by GEMMs
+/// (column blocks, inner dimension 2 hetrd_block). The rest is unblocked (sytd2 / hetd2).
 template <class T>
 void hetrd_lower(index_t n, T* w, real_t<T>* d, real_t<T>* e, T* tau) {
   using R = real_t<T>;
-  std::vector<T> p(static_cast<std::size_t>(n));
-  for (index_t i = 0; i + 1 < n; ++i) {
+  const auto sz = [](index_t v) { return static_cast<std::size_t>(v); };
+  std::vector<T> p(sz(n));
+  constexpr index_t nb = hetrd_block;
+  index_t i0 = 0;
+  if (n > hetrd_crossover) {
+    // vw = [V W], wv = [W V] (n x 2 nb, column-major), V / W zero above their reflector.
+    std::vector<T> vw(sz(n * 2 * nb)), wv(sz(n * 2 * nb)), y(sz(2 * nb));
+    for (; n - i0 > hetrd_crossover; i0 += nb) {
+      std::fill(vw.begin(), vw.end(), T(0));
+      T* V = vw.data();
+      T* W = vw.data() + n * nb;
+      for (index_t j = 0; j < nb; ++j) {
+        const index_t i = i0 + j;
+        T* col = w + i * n;
+        // Column i (rows i..n-1) takes the panel's pending update.
+        for (index_t l = 0; l < j; ++l) {
+          const T a = conj_if(W[i + l * n], true), b = conj_if(V[i + l * n], true);
+          const T* vl = V + l * n;
+          const T* wl = W + l * n;
+          for (index_t q = i; q < n; ++q) col[q] -= vl[q] * a + wl[q] * b;
+        }
+        col[i] = T(real_part(col[i]));
+        T* x = col + i + 1;
+        const index_t s = n - i - 1;
+        const T t = make_reflector(x[0], x + 1, s - 1);
+        tau[i] = t;
+        e[i] = real_part(x[0]);
+        d[i] = real_part(col[i]);
+        T* v = V + j * n + i + 1;
+        v[0] = T(1);
+        std::copy_n(x + 1, s - 1, v + 1);
+        T* pw = W + j * n + i + 1;
+        if (t == T(0)) continue;  // W's column stays zero: H = I
+        // p = S v - V (W^H v) - W (V^H v), S the trailing block before the panel's update.
+        hemv_lower(s, w + (i + 1) * n + i + 1, n, v, pw);
+        for (index_t l = 0; l < j; ++l) {
+          y[sz(l)] = dotc(W + l * n + i + 1, v, s);
+          y[sz(nb + l)] = dotc(V + l * n + i + 1, v, s);
+        }
+        for (index_t l = 0; l < j; ++l) {
+          const T a = y[sz(l)], b = y[sz(nb + l)];
+          const T* vl = V + l * n + i + 1;
+          const T* wl = W + l * n + i + 1;
+          for (index_t q = 0; q < s; ++q) pw[q] -= vl[q] * a + wl[q] * b;
+        }
+        for (index_t q = 0; q < s; ++q) pw[q] *= t;
+        const T c = R(0.5) * t * dotc(pw, v, s);
+        for (index_t q = 0; q < s; ++q) pw[q] -= c * v[q];
+      }
+      // The trailing lower triangle: A -= [V W] [W V]^H, column block by column block.
+      std::copy_n(vw.data() + n * nb, n * nb, wv.data());
+      std::copy_n(vw.data(), n * nb, wv.data() + n * nb);
+      constexpr index_t bw = 128;
+      for (index_t j0 = i0 + nb; j0 < n; j0 += bw) {
+        const index_t cols = std::min(bw, n - j0);
+        gemm<T>(n - j0, cols, 2 * nb, T(-1), mat_ref<T>{vw.data() + j0, 1, n}, mat_ref<T>{wv.data() + j0, n, 1, true},
+                T(1), w + j0 * n + j0, 1, n);
+      }
+    }
+  }
+  for (index_t i = i0; i + 1 < n; ++i) {
     T* col = w + i * n + i + 1;  // x = A(i+1:n, i)
     const index_t s = n - i - 1;
     const T t = make_reflector(col[0], col + 1, s - 1);
@@ -50,26 +130,19 @@ void hetrd_lower(index_t n, T* w, real_t<T>* d, real_t<T>* e, T* tau) {
     const T* v = col;
     T* S = w + (i + 1) * n + i + 1;  // the trailing s x s block, leading dimension n
     // p = tau * S v, S Hermitian from its lower triangle.
-    std::fill_n(p.data(), s, T(0));
-    for (index_t j = 0; j < s; ++j) {
-      const T* sj = S + j * n;
-      const T vj = v[j];
-      T* pc = p.data();
-      for (index_t q = j + 1; q < s; ++q) pc[q] += sj[q] * vj;
-      pc[j] += T(real_part(sj[j])) * vj + dotc(sj + j + 1, v + j + 1, s - j - 1);
-    }
+    hemv_lower(s, S, n, v, p.data());
     T pv(0);
     for (index_t q = 0; q < s; ++q) {
-      p[static_cast<std::size_t>(q)] *= t;
-      pv += conj_if(p[static_cast<std::size_t>(q)], true) * v[q];
+      p[sz(q)] *= t;
+      pv += conj_if(p[sz(q)], true) * v[q];
     }
     // w = p - (tau / 2) (p^H v) v; S -= v w^H + w v^H.
     const T c = R(0.5) * t * pv;
-    for (index_t q = 0; q < s; ++q) p[static_cast<std::size_t>(q)] -= c * v[q];
+    for (index_t q = 0; q < s; ++q) p[sz(q)] -= c * v[q];
     for (index_t j = 0; j < s; ++j) {
       T* sj = S + j * n;
-      const T wj = conj_if(p[static_cast<std::size_t>(j)], true), vj = conj_if(v[j], true);
-      for (index_t q = j; q < s; ++q) sj[q] -= v[q] * wj + p[static_cast<std::size_t>(q)] * vj;
+      const T wj = conj_if(p[sz(j)], true), vj = conj_if(v[j], true);
+      for (index_t q = j; q < s; ++q) sj[q] -= v[q] * wj + p[sz(q)] * vj;
     }
     col[0] = beta;
   }
