@@ -73,6 +73,37 @@ TEST_CASE_TEMPLATE("softmax and log_softmax over dim 0 and -1", T, float, double
   same_on_device([](const auto& p) { return tl::log_softmax(p, 1); }, rt, at_log, z);
 }
 
+TEST_CASE_TEMPLATE("softmax of aligned rows of 2 to 16 KiB (staged in shared memory) follows the host", T, float,
+                   double) {
+  tl::manual_seed(14);
+  const double rt = std::is_same_v<T, float> ? 1e-5 : 1e-13;
+  const double at = std::is_same_v<T, float> ? 1e-6 : 1e-14;
+  const double at_log = std::is_same_v<T, float> ? 1e-5 : 1e-13;
+  // Rows of 520 to 16 KiB; 3 rows to 3000 rows (several rows per block, the pipeline's last stage
+  // empty); a rank-3 tensor; the row-aligned slice is staged too, the shifted one is not.
+  const tl::index_t longest = 16384 / static_cast<tl::index_t>(sizeof(T));
+  for (const auto s : {tl::shape_t<2>{3, 520}, tl::shape_t<2>{3000, 1024}, tl::shape_t<2>{7, longest},
+                       tl::shape_t<2>{5, longest - 4}}) {
+    CAPTURE(s[0]);
+    CAPTURE(s[1]);
+    tl::tensor<T, 2> x = tl::randn<T>(s) * T(3);
+    // A row of -inf (NaN out), a +inf (NaN out: inf - inf), a NaN (its row NaN), a row of equal values.
+    for (tl::index_t j = 0; j < s[1]; ++j) x(0, j) = -std::numeric_limits<T>::infinity();
+    x(1, s[1] / 2) = std::numeric_limits<T>::infinity();
+    x(2, s[1] - 1) = std::numeric_limits<T>::quiet_NaN();
+    same_on_device([](const auto& p) { return tl::softmax(p, -1); }, rt, at, x);
+    same_on_device([](const auto& p) { return tl::log_softmax(p, 1); }, rt, at_log, x);
+    const tl::index_t n = s[1];
+    same_on_device([n](const auto& p) { return tl::softmax(p.slice(1, 4, n), 1); }, rt, at, x);
+    same_on_device([n](const auto& p) { return tl::softmax(p.slice(1, 1, n - 3), 1); }, rt, at, x);
+  }
+  const auto y = tl::randn<T>(4, 3, 1000);
+  same_on_device([](const auto& p) { return tl::softmax(p, 2); }, rt, at, y);
+  same_on_device([](const auto& p) { return tl::log_softmax(p, -1); }, rt, at_log, y);
+  const auto m = tl::randn<T>(64, 2048, cuda0);
+  CHECK(bytes_of(tl::softmax(m, 1)) == bytes_of(tl::softmax(m, 1)));
+}
+
 TEST_CASE_TEMPLATE("sort gives the host's values and indices (stable, both directions)", T, float, double,
                    std::int32_t, std::int64_t) {
   tl::manual_seed(12);
