@@ -1,13 +1,17 @@
-// tl's GPU library paths on CUDA tensors: matrix products on cuBLAS, Cholesky on cuSOLVER, FFTs on
-// cuFFT. Each benchmark times the tl call as a user writes it (including the contiguous copies,
+// tl's GPU library paths on CUDA tensors: matrix products on cuBLAS, Cholesky, solve and eigh on
+// cuSOLVER, FFTs on cuFFT. Each benchmark times the tl call as a user writes it (including the contiguous copies,
 // the result's allocation from tl's caching allocator and, for cholesky, the triangle zeroing and
 // the info check), so the gap to the library's bare call is tl's overhead. The PyTorch peer on
-// the same GPU is bench/cuda/torch_peer.py (its `matmul_*`, `cholesky_*` and `fft_*` rows).
+// the same GPU is bench/cuda/torch_peer.py (its `matmul_*`, `cholesky_*`, `solve_*`, `eigh_*` and
+// `fft_*` rows).
 //
 //   matmul      float and double n x n x n (n = 4096), float batched 512 x (128 x 128 x 128);
 //               items = 2 n^3 flops per product, so items_per_second is FLOP/s
 //   cholesky    float and double 4096 x 4096, and a batch of 1024 float 64 x 64;
 //               items = n^3 / 3 flops per matrix
+//   solve       float 4096 x 4096 with 1 and 4096 right-hand sides, double with 1; items = 2 n^3 / 3
+//               + 2 n^2 k flops
+//   eigh        float and double 1024 x 1024, eigenvalues and eigenvectors; items = n^3 (nominal)
 //   fft         complex float 1-D of 2^24 points, 4096 rows of 4096 points, rfft of 2^24 floats;
 //               bytes = the input read once and the output written once
 //
@@ -129,6 +133,43 @@ void BM_cholesky_batched(benchmark::State& state) {
   cholesky_case<float, 3>(state, {1024, state.range(0), state.range(0)});
 }
 BENCHMARK(BM_cholesky_batched)->Arg(64)->Apply(small_args);
+
+// ---- solve, eigh (cuSOLVER) ----------------------------------------------------------------------
+
+/// tl::linalg::solve(A, B) for A n x n (A + n I: well conditioned) and B n x k; checked by the
+/// residual A X - B. items = 2 n^3 / 3 + 2 n^2 k flops.
+template <class T>
+void BM_solve(benchmark::State& state) {
+  const index_t n = state.range(0), k = state.range(1);
+  tl::manual_seed(4);
+  const tl::tensor<T, 2> a = tl::randn<T>(n, n, gpu) + tl::eye<T>(n, n, gpu) * T(static_cast<double>(n));
+  const tl::tensor<T, 2> b = tl::randn<T>(n, k, gpu);
+  tl::tensor<T, 2> x = tl::linalg::solve(a, b);
+  if (!require(state, rel_max(tl::matmul(a, x), b), 1e3 * std::numeric_limits<T>::epsilon(), "solve")) return;
+  timed_loop(state, [&] { x = tl::linalg::solve(a, b); });
+  state.SetItemsProcessed(state.iterations() * (2 * n * n * n / 3 + 2 * n * n * k));
+}
+BENCHMARK_TEMPLATE(BM_solve, float)->Args({4096, 1})->Args({4096, 4096})->Apply(large_args);
+BENCHMARK_TEMPLATE(BM_solve, double)->Args({4096, 1})->Apply(large_args);
+
+/// tl::linalg::eigh of a symmetric n x n matrix (eigenvalues and eigenvectors); checked by the
+/// residual A V - V diag(w). items = n^3 (a nominal count: compare times).
+template <class T>
+void BM_eigh(benchmark::State& state) {
+  const index_t n = state.range(0);
+  tl::manual_seed(5);
+  const tl::tensor<T, 2> g = tl::randn<T>(n, n, gpu);
+  const tl::tensor<T, 2> a = (g + g.mT()) * T(0.5);
+  auto r = tl::linalg::eigh(a);
+  const tl::tensor<T, 2> av = tl::matmul(a, r.eigenvectors);
+  const tl::tensor<T, 2> vw = r.eigenvectors * r.eigenvalues.reshape(1, n);
+  if (!require(state, rel_max(av, vw), 1e2 * static_cast<double>(n) * std::numeric_limits<T>::epsilon(), "eigh"))
+    return;
+  timed_loop(state, [&] { r = tl::linalg::eigh(a); });
+  state.SetItemsProcessed(state.iterations() * n * n * n);
+}
+BENCHMARK_TEMPLATE(BM_eigh, float)->Arg(1024)->Apply(large_args);
+BENCHMARK_TEMPLATE(BM_eigh, double)->Arg(1024)->Apply(large_args);
 
 // ---- fft (cuFFT) -------------------------------------------------------------------------------
 

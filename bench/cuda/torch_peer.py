@@ -8,6 +8,8 @@
     softmax:       torch.softmax(x, -1)               (8192 x 4096 floats; copy of the same bytes)
     matmul:        a @ b                              (float, double 4096^3; float 512 x 128^3)
     cholesky:      torch.linalg.cholesky(a)           (float, double 4096; 1024 float 64 x 64)
+    solve:         torch.linalg.solve(a, b)           (float 4096 with 1 and 4096 columns, double with 1)
+    eigh:          torch.linalg.eigh(s)               (float, double 1024)
     fft:           torch.fft.fft / rfft               (2^24 complex, 4096 x 4096 complex, 2^24 real)
 
 Each expression is written as a PyTorch user writes it: eager, one kernel and one fresh
@@ -72,6 +74,17 @@ def libraries(dev):
     spd = a @ a.mT / 64 + torch.eye(64, device=dev)
     report_flops("cholesky_batched_1024x64", median_ms(lambda: torch.linalg.cholesky(spd)), 1024 * 64**3 / 3)
     del a, b, spd
+    for dt, name in ((torch.float32, "float"), (torch.float64, "double")):
+        n = 4096
+        a = torch.randn(n, n, device=dev, dtype=dt) + n * torch.eye(n, device=dev, dtype=dt)
+        for k in ((1, 4096) if dt == torch.float32 else (1,)):
+            b = torch.randn(n, k, device=dev, dtype=dt)
+            report_flops(f"solve_{name}_{n}x{k}", median_ms(lambda: torch.linalg.solve(a, b)),
+                         2 * n**3 / 3 + 2 * n * n * k)
+        n = 1024
+        g = torch.randn(n, n, device=dev, dtype=dt)
+        s = (g + g.mT) * 0.5
+        report_flops(f"eigh_{name}_{n}", median_ms(lambda: torch.linalg.eigh(s)), n**3)
     x = torch.randn(1 << 24, device=dev, dtype=torch.complex64)
     report("fft_1d_2^24", median_ms(lambda: torch.fft.fft(x)), (1 << 24) * 2, 2)  # complex: 2 floats
     x = torch.randn(4096, 4096, device=dev, dtype=torch.complex64)

@@ -1,21 +1,13 @@
 // tl::linalg::cholesky / cholesky_ex of CUDA tensors (cuSOLVER potrf) against the CPU
 // factorization of the same matrices: every dtype, lower and upper, batched, views and empty
 // inputs, and the not-positive-definite paths (info, and the error naming the batch element).
-#include <doctest/doctest.h>
-
-#include <cstdint>
-#include <limits>
-#include <tl/cuda.hpp>
-
-#include "../cuda_rel_rms.hpp"
-#include "../test_util.hpp"
+#include "cuda_linalg_util.hpp"
 
 namespace {
 using tl::index_t;
+using tl_test::cuda0;
 using tl_test::random;
 using tl_test::rel_rms;
-
-const tl::device cuda0 = tl::device::cuda(0);
 
 /// B B^H + n I for random B: Hermitian positive-definite, well conditioned.
 template <class T, std::size_t R>
@@ -27,7 +19,7 @@ tl::tensor<T, R> spd(const tl::shape_t<R>& s, std::uint64_t seed) {
 
 template <class T>
 double bound(index_t n) {
-  return 50.0 * std::numeric_limits<tl::real_t<T>>::epsilon() * static_cast<double>(std::max<index_t>(n, 1));
+  return tl_test::n_eps<T>(n, 50);
 }
 }  // namespace
 

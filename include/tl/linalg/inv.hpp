@@ -14,6 +14,7 @@
 #include "tl/linalg/detail/autograd_decl.hpp"
 #include "tl/linalg/lu_factor.hpp"
 #include "tl/linalg/lu_solve.hpp"
+#include "tl/linalg/solve.hpp"
 
 namespace tl::linalg {
 
@@ -31,6 +32,14 @@ auto inv_impl(const char* op, E&& A) {
   check_matrix_arg<E>();
   using T = value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  if (tl::detail::expression_device(A).is_cuda()) {
+    // On cuSOLVER: solve(A, I) (getrf, then getrs on the identity).
+    const tensor<T, R> a(A);
+    require_square(op, a.shape());
+    const auto id = tl::eye<T>(a.shape()[R - 1], a.shape()[R - 1]).to(a.device()).expand(a.shape());
+    auto r = device_solve<Throw, T, R, R>(op, a, id, true);
+    return inv_ex_result<T, R>{std::move(r.result), std::move(r.info)};
+  }
   if constexpr (records_grad<T>())
     if (tl::detail::must_record(A)) return record_inv<Throw>(op, A);
   auto lu = working_copy(std::forward<E>(A));

@@ -13,7 +13,11 @@
 
 #include "tl/linalg/detail/autograd_decl.hpp"
 #include "tl/linalg/detail/batch.hpp"
+#include "tl/linalg/detail/device.hpp"
 #include "tl/linalg/detail/getrf.hpp"
+#if defined(__CUDACC__)
+#include "tl/linalg/cuda/solver.cuh"
+#endif
 
 namespace tl::linalg {
 
@@ -60,6 +64,38 @@ void throw_on_info(const char* op, const basic_tensor<std::int32_t, Ext>& info, 
       throw linalg_error(cat_str("tl::linalg::", op, ": ", what, batch_note(b, RI > 0), ": U[", i - 1, ", ", i - 1,
                                  "] of its LU factorization is exactly zero"));
 }
+
+/// lu_factor_ex of a CUDA tensor: cuSOLVER's getrf (64-bit API) on a column-major copy of A (the
+/// row-major copy of A^T), transposed back; the int64 pivots become int32 (1, 2, ..., k without
+/// pivoting, as torch returns them on CUDA).
+template <class T, std::size_t R, class E>
+lu_factor_ex_result<T, R> device_lu_factor_ex(const E& A, bool pivot, bool check_errors) {
+  const char* op = "lu_factor_ex";
+  require_no_device_grad(op, A);
+  const tensor<T, R> src(A);
+  const auto& s = src.shape();
+  const index_t m = s[R - 2], n = s[R - 1], k = std::min(m, n), nb = batch_count(s);
+  const tl::device dev = src.device();
+  tensor<T, R> at(tensor<T, R>(src.mT()).clone());  // column-major A, conjugate resolved
+  shape_t<R - 1> ps{};
+  shape_t<R - 2> is{};
+  for (std::size_t q = 0; q + 2 < R; ++q) ps[q] = is[q] = s[q];
+  ps[R - 2] = k;
+  tensor<std::int32_t, R - 2> info = tl::zeros<std::int32_t>(is, dev);
+  tensor<std::int64_t, 1> ipiv = tl::zeros<std::int64_t>(shape_t<1>{nb * k}, dev);
+  if (at.numel() > 0)
+    device_getrf<T>(op)(nb, m, n, at.data(), pivot ? ipiv.data() : nullptr, info.data(), dev.index());
+  tensor<std::int32_t, R - 1> piv;
+  if (pivot) {
+    piv = tensor<std::int32_t, R - 1>(tensor<std::int32_t, 1>(tl::astype<std::int32_t>(ipiv)).reshape(ps));
+  } else {
+    const auto steps = tl::arange<std::int32_t>(std::int32_t{1}, static_cast<std::int32_t>(k) + 1, std::int32_t{1}, dev);
+    piv = tensor<std::int32_t, R - 1>(steps.expand(ps).clone());
+  }
+  lu_factor_ex_result<T, R> r{tensor<T, R>(tensor<T, R>(at.mT()).clone()), std::move(piv), std::move(info)};
+  if (check_errors) throw_on_info(op, r.info.cpu(), "the matrix is singular");
+  return r;
+}
 }  // namespace detail
 
 /// @brief LU factorization with partial pivoting, P A = L U, of a matrix or a batch of matrices
@@ -71,6 +107,7 @@ auto lu_factor_ex(E&& a, bool pivot = true, bool check_errors = false) {
   detail::check_matrix_arg<E>();
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  if (tl::detail::expression_device(a).is_cuda()) return detail::device_lu_factor_ex<T, R>(a, pivot, check_errors);
   if constexpr (detail::records_grad<T>())
     if (tl::detail::must_record(a)) return detail::record_lu_factor_ex(a, pivot, check_errors);
   lu_factor_ex_result<T, R> r{detail::working_copy(std::forward<E>(a)), {}, {}};
@@ -95,7 +132,7 @@ auto lu_factor(E&& a, bool pivot = true) {
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
   auto r = lu_factor_ex(std::forward<E>(a), pivot);
-  detail::throw_on_info("lu_factor", r.info, "the matrix is singular");
+  detail::throw_on_info("lu_factor", r.info.cpu(), "the matrix is singular");
   return lu_factor_result<T, R>{std::move(r.LU), std::move(r.pivots)};
 }
 

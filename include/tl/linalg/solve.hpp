@@ -16,8 +16,12 @@
 #include <vector>
 
 #include "tl/linalg/detail/autograd_decl.hpp"
+#include "tl/linalg/detail/device.hpp"
 #include "tl/linalg/lu_factor.hpp"
 #include "tl/linalg/lu_solve.hpp"
+#if defined(__CUDACC__)
+#include "tl/linalg/cuda/solver.cuh"
+#endif
 
 namespace tl::linalg {
 
@@ -33,26 +37,12 @@ namespace detail {
 template <std::size_t RA, std::size_t RB>
 inline constexpr bool solve_vector_rhs_v = RB == 1 || RB + 1 == RA;
 
-template <bool Throw, expression EA, expression EB>
-auto solve_impl(const char* op, EA&& A, EB&& B, bool left) {
-  check_matrix_arg<EA>();
-  check_matrix_arg<EB, 1>();
-  using T = value_of_t<EA>;
-  static_assert(std::is_same_v<T, value_of_t<EB>>,
-                "tl: linalg::solve needs A and B of the same dtype (as torch); convert one with tl::astype");
-  constexpr std::size_t RA = std::remove_cvref_t<EA>::rank, RB = std::remove_cvref_t<EB>::rank;
-  constexpr bool vec = solve_vector_rhs_v<RA, RB>;
-  constexpr std::size_t BA = RA - 2, BB = vec ? RB - 1 : RB - 2, BR = BA > BB ? BA : BB;
-  constexpr std::size_t RO = vec ? BR + 1 : BR + 2;
-  if constexpr (records_grad<T>())
-    if (tl::detail::must_record(A) || tl::detail::must_record(B)) return record_solve<Throw>(op, A, B, left);
-  auto lu = working_copy(std::forward<EA>(A));
-  const auto b = readable(std::forward<EB>(B));
-  const auto& as = lu.shape();
-  const auto& bs = b.shape();
-  require_square(op, as);
+/// Throws for a B that does not fit the square A of shape `as` (value_error for a vector B with
+/// left = false, shape_error otherwise).
+template <bool Vec, std::size_t RA, std::size_t RB>
+void check_solve_shapes(const char* op, const shape_t<RA>& as, const shape_t<RB>& bs, bool left) {
   const index_t n = as[RA - 1];
-  if constexpr (vec) {
+  if constexpr (Vec) {
     if (!left)
       throw value_error(cat_str("tl::linalg::", op, ": a vector right-hand side (B of shape ", shape_str(bs),
                                 ") is not supported with left=false; there the system is B / A"));
@@ -68,6 +58,84 @@ auto solve_impl(const char* op, EA&& A, EB&& B, bool left) {
       throw shape_error(cat_str("tl::linalg::", op, ": A of shape ", shape_str(as), " and B of shape ", shape_str(bs),
                                 " are incompatible (", left ? "B.shape[-2]" : "B.shape[-1]", " must be ", n, ")"));
   }
+}
+
+/// solve / solve_ex of CUDA tensors: cuSOLVER's getrf once per matrix of A, then getrs per
+/// (broadcast) right-hand side. A row-major matrix read column-major is its transpose, so getrf
+/// factors A^T: A X = B is solved as (A^T)^T X = B (getrs with the transpose) on B^T's row-major
+/// copy, which is B column-major; X A = B is A^T X^T = B^T, whose column-major B^T is B's
+/// row-major copy itself. info is that of A^T's factorization: zero exactly where A's is (A is
+/// singular iff A^T is), though the index of the zero pivot may differ.
+template <bool Throw, class T, std::size_t RA, std::size_t RB, class EA, class EB>
+auto device_solve(const char* op, const EA& A, const EB& B, bool left) {
+  constexpr bool vec = solve_vector_rhs_v<RA, RB>;
+  constexpr std::size_t BA = RA - 2, BB = vec ? RB - 1 : RB - 2, BR = BA > BB ? BA : BB;
+  constexpr std::size_t RO = vec ? BR + 1 : BR + 2;
+  const tl::device dev = same_device(op, A, B);
+  require_no_device_grad(op, A);
+  require_no_device_grad(op, B);
+  tensor<T, RA> lu(tensor<T, RA>(A).clone());  // contiguous, conjugate resolved, ours to overwrite
+  const tensor<T, RB> b(B);
+  const auto& as = lu.shape();
+  const auto& bs = b.shape();
+  require_square(op, as);
+  const index_t n = as[RA - 1];
+  check_solve_shapes<vec>(op, as, bs, left);
+  const auto bc = broadcast_batches<BA, BB>(op, as, lu.strides(), bs, b.strides());
+  shape_t<RA - 2> is{};
+  for (std::size_t q = 0; q + 2 < RA; ++q) is[q] = as[q];
+  tensor<std::int32_t, RA - 2> info = tl::zeros<std::int32_t>(is, dev);
+  // The right-hand sides as [batch..., rows, cols] (a vector is one column).
+  shape_t<BR + 2> ms{};
+  for (std::size_t q = 0; q < BR; ++q) ms[q] = bc.shape[q];
+  ms[BR] = vec ? n : bs[RB - 2];
+  ms[BR + 1] = vec ? 1 : bs[RB - 1];
+  tensor<T, BR + 2> rhs;
+  if constexpr (vec) rhs = tensor<T, BR + 2>(b.unsqueeze(-1).expand(ms));
+  else rhs = tensor<T, BR + 2>(b.expand(ms));
+  // Column-major right-hand sides: B^T's row-major copy (left) or B's (right).
+  tensor<T, BR + 2> x(left ? tensor<T, BR + 2>(rhs.mT()).clone() : rhs.clone());
+  if (lu.numel() > 0) {
+    const index_t nb = batch_count(as);
+    tensor<std::int64_t, 1> ipiv(shape_t<1>{nb * n}, dev);
+    device_getrf<T>(op)(nb, n, n, lu.data(), ipiv.data(), info.data(), dev.index());
+    if constexpr (Throw) throw_on_info(op, info.cpu(), "the input matrix is singular");
+    if (x.numel() > 0) {
+      std::vector<index_t> offsets(static_cast<std::size_t>(bc.count()));
+      for (index_t q = 0; q < bc.count(); ++q) offsets[static_cast<std::size_t>(q)] = bc.a_offset(q);
+      const index_t nrhs = x.numel() / (bc.count() * n);
+      device_getrs<T>(op)(bc.count(), n, nrhs, left, lu.data(), offsets.data(), ipiv.data(), x.data(), dev.index());
+    }
+  }
+  if (left) x = tensor<T, BR + 2>(tensor<T, BR + 2>(x.mT()).clone());
+  tensor<T, RO> out;
+  if constexpr (vec) out = tensor<T, RO>(x.squeeze(-1));
+  else out = x;
+  return solve_ex_result<T, RO, RA - 2>{std::move(out), std::move(info)};
+}
+
+template <bool Throw, expression EA, expression EB>
+auto solve_impl(const char* op, EA&& A, EB&& B, bool left) {
+  check_matrix_arg<EA>();
+  check_matrix_arg<EB, 1>();
+  using T = value_of_t<EA>;
+  static_assert(std::is_same_v<T, value_of_t<EB>>,
+                "tl: linalg::solve needs A and B of the same dtype (as torch); convert one with tl::astype");
+  constexpr std::size_t RA = std::remove_cvref_t<EA>::rank, RB = std::remove_cvref_t<EB>::rank;
+  constexpr bool vec = solve_vector_rhs_v<RA, RB>;
+  constexpr std::size_t BA = RA - 2, BB = vec ? RB - 1 : RB - 2, BR = BA > BB ? BA : BB;
+  constexpr std::size_t RO = vec ? BR + 1 : BR + 2;
+  if (tl::detail::expression_device(A).is_cuda() || tl::detail::expression_device(B).is_cuda())
+    return device_solve<Throw, T, RA, RB>(op, A, B, left);
+  if constexpr (records_grad<T>())
+    if (tl::detail::must_record(A) || tl::detail::must_record(B)) return record_solve<Throw>(op, A, B, left);
+  auto lu = working_copy(std::forward<EA>(A));
+  const auto b = readable(std::forward<EB>(B));
+  const auto& as = lu.shape();
+  const auto& bs = b.shape();
+  require_square(op, as);
+  const index_t n = as[RA - 1];
+  check_solve_shapes<vec>(op, as, bs, left);
   // Factor every matrix of A once.
   shape_t<RA - 1> ps{};
   shape_t<RA - 2> is{};

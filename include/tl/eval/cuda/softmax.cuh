@@ -37,11 +37,11 @@ inline constexpr bool cuda_softmax_staged_type =
     is_plain_leaf_v<P> && (std::is_same_v<V, float> || std::is_same_v<V, double>) &&
     std::is_same_v<typename P::value_type, V>;
 
-/// Whether the staged kernel can read these lines: unit stride along the dim, every row start
-/// 16-byte aligned, a whole number of chunks, and a row longer than a warp's share but within the
-/// stage.
+/// Whether the staged kernel can read these lines and write `out`: unit stride along the dim, every
+/// row start (and the output) 16-byte aligned, a whole number of chunks, and a row longer than a
+/// warp's share but within the stage.
 template <class V, class L>
-bool cuda_softmax_staged_ok(const L& lines) {
+bool cuda_softmax_staged_ok(const L& lines, const V* out) {
   using P = std::remove_cvref_t<decltype(lines.access.p)>;
   if constexpr (!cuda_softmax_staged_type<V, P>) {
     return false;
@@ -52,7 +52,8 @@ bool cuda_softmax_staged_ok(const L& lines) {
     if (lines.len <= cuda_softmax_warp_len || lines.len % n != 0 ||
         static_cast<std::size_t>(lines.len) * sizeof(V) > cuda_softmax_stage_bytes)
       return false;
-    if (p.m_stride[R - 1] != 1 || lines.layout.step != 1 || reinterpret_cast<std::uintptr_t>(p.p) % 16 != 0)
+    if (p.m_stride[R - 1] != 1 || lines.layout.step != 1 || reinterpret_cast<std::uintptr_t>(p.p) % 16 != 0 ||
+        reinterpret_cast<std::uintptr_t>(out) % 16 != 0)
       return false;
     for (std::size_t k = 0; k + 1 < R; ++k)
       if (p.m_shape[k] != 1 && p.m_stride[k] % n != 0) return false;
@@ -99,7 +100,7 @@ void cuda_softmax_launch(const N& node_in, std::size_t d, V* out, int dev) {
   if (nlines == 0 || len == 0) return;
   using A = std::remove_cvref_t<decltype(lines.access)>;
   if constexpr (cuda_softmax_staged_type<V, std::remove_cvref_t<decltype(lines.access.p)>>) {
-    if (cuda_softmax_staged_ok<V>(lines)) {
+    if (cuda_softmax_staged_ok<V>(lines, out)) {
       // Persistent blocks, each taking the same number of rows (within one).
       const auto kernel = k::softmax_rows_staged<Log, V, A, R>;
       const std::size_t smem = 2 * static_cast<std::size_t>(len) * sizeof(V);

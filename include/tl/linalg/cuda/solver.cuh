@@ -19,6 +19,7 @@
 #include <climits>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include "tl/core/complex.hpp"
 #include "tl/core/creation.hpp"
@@ -50,6 +51,37 @@ template <class T>
 using cusolver_t = std::conditional_t<std::is_same_v<T, complex<float>>, cuComplex,
                                       std::conditional_t<std::is_same_v<T, complex<double>>, cuDoubleComplex, T>>;
 
+/// cuSOLVER's data type tag of tl's dtype T.
+template <class T>
+constexpr cudaDataType cusolver_type() {
+  if constexpr (std::is_same_v<T, float>) return CUDA_R_32F;
+  else if constexpr (std::is_same_v<T, double>) return CUDA_R_64F;
+  else if constexpr (std::is_same_v<T, complex<float>>) return CUDA_C_32F;
+  else return CUDA_C_64F;
+}
+
+/// This thread's cuSOLVER parameter object for `device` (default options), for the 64-bit API.
+inline cusolverDnParams_t cusolver_params(int device) {
+  return tl::cuda::detail::per_thread_handle<cusolverDnParams_t, cusolverDnDestroyParams>(device, [] {
+    cusolverDnParams_t p;
+    check_cusolver(cusolverDnCreateParams(&p), "cusolverDnCreateParams", "linalg");
+    return p;
+  });
+}
+
+/// The handle for `device` on the current tl stream.
+inline cusolverDnHandle_t cusolver_on_stream(int device, const char* op) {
+  const cusolverDnHandle_t h = cusolver_handle(device);
+  check_cusolver(cusolverDnSetStream(h, tl::cuda::current_stream()), "cusolverDnSetStream", op);
+  return h;
+}
+
+/// A device workspace of at least `bytes` from tl's caching allocator (stream-ordered like the calls).
+inline tensor<std::int64_t, 1> cusolver_workspace(std::size_t bytes, int device) {
+  return tl::empty<std::int64_t>(shape_t<1>{static_cast<index_t>(std::max<std::size_t>(bytes, 8) / 8 + 1)},
+                                 tl::device::cuda(device));
+}
+
 template <class T>
 void cusolver_potrf_launch(index_t batch, index_t n, void* a, std::int32_t* info, int device) {
   using C = cusolver_t<T>;
@@ -58,8 +90,7 @@ void cusolver_potrf_launch(index_t batch, index_t n, void* a, std::int32_t* info
     throw tl::value_error(
         cat_str("tl::linalg::cholesky: a ", n, " x ", n, " matrix is beyond what one cuSOLVER call addresses"));
   tl::cuda::device_guard guard(device);
-  const cusolverDnHandle_t h = cusolver_handle(device);
-  check_cusolver(cusolverDnSetStream(h, tl::cuda::current_stream()), "cusolverDnSetStream", "cholesky");
+  const cusolverDnHandle_t h = cusolver_on_stream(device, "cholesky");
   const int ni = static_cast<int>(n);
   C* ap = static_cast<C*>(a);
   int lwork = 0;
@@ -109,8 +140,85 @@ void cusolver_potrf_launch(index_t batch, index_t n, void* a, std::int32_t* info
 }
 
 template <class T>
-void register_cusolver_potrf() {
+void cusolver_potrf_key<T>::register_launcher() {
   tl::detail::fill_device_slot<cusolver_potrf_key<T>, cusolver_potrf_fn, &cusolver_potrf_launch<T>>();
+}
+
+template <class T>
+void cusolver_syevd_launch(index_t batch, index_t n, bool vectors, bool lower, void* a, void* w, std::int32_t* info,
+                           int device) {
+  using RT = real_t<T>;
+  tl::cuda::device_guard guard(device);
+  const cusolverDnHandle_t h = cusolver_on_stream(device, "eigh");
+  const cusolverDnParams_t params = cusolver_params(device);
+  const cusolverEigMode_t jobz = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  const cublasFillMode_t uplo = lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+  constexpr cudaDataType ta = cusolver_type<T>(), tw = cusolver_type<RT>();
+  T* ap = static_cast<T*>(a);
+  RT* wp = static_cast<RT*>(w);
+  std::size_t dev_bytes = 0, host_bytes = 0;
+  check_cusolver(cusolverDnXsyevd_bufferSize(h, params, jobz, uplo, n, ta, ap, n, tw, wp, ta, &dev_bytes, &host_bytes),
+                 "cusolverDnXsyevd_bufferSize", "eigh");
+  tensor<std::int64_t, 1> work = cusolver_workspace(dev_bytes, device);
+  std::vector<unsigned char> host_work(std::max<std::size_t>(host_bytes, 1));
+  for (index_t b = 0; b < batch; ++b)
+    check_cusolver(cusolverDnXsyevd(h, params, jobz, uplo, n, ta, ap + b * n * n, n, tw, wp + b * n, ta, work.data(),
+                                    dev_bytes, host_work.data(), host_bytes, reinterpret_cast<int*>(info + b)),
+                   "cusolverDnXsyevd", "eigh");
+}
+
+template <class T>
+void cusolver_getrf_launch(index_t batch, index_t m, index_t n, void* a, std::int64_t* ipiv, std::int32_t* info,
+                           int device) {
+  tl::cuda::device_guard guard(device);
+  const cusolverDnHandle_t h = cusolver_on_stream(device, "lu_factor");
+  const cusolverDnParams_t params = cusolver_params(device);
+  constexpr cudaDataType ta = cusolver_type<T>();
+  T* ap = static_cast<T*>(a);
+  const index_t k = std::min(m, n), lda = std::max<index_t>(m, 1);
+  std::size_t dev_bytes = 0, host_bytes = 0;
+  check_cusolver(cusolverDnXgetrf_bufferSize(h, params, m, n, ta, ap, lda, ta, &dev_bytes, &host_bytes),
+                 "cusolverDnXgetrf_bufferSize", "lu_factor");
+  tensor<std::int64_t, 1> work = cusolver_workspace(dev_bytes, device);
+  std::vector<unsigned char> host_work(std::max<std::size_t>(host_bytes, 1));
+  for (index_t b = 0; b < batch; ++b)
+    check_cusolver(cusolverDnXgetrf(h, params, m, n, ta, ap + b * m * n, lda, ipiv ? ipiv + b * k : nullptr, ta,
+                                    work.data(), dev_bytes, host_work.data(), host_bytes,
+                                    reinterpret_cast<int*>(info + b)),
+                   "cusolverDnXgetrf", "lu_factor");
+}
+
+template <class T>
+void cusolver_getrs_launch(index_t batch, index_t n, index_t nrhs, bool trans, const void* lu, const index_t* lu_offset,
+                           const std::int64_t* ipiv, void* b, int device) {
+  tl::cuda::device_guard guard(device);
+  const cusolverDnHandle_t h = cusolver_on_stream(device, "solve");
+  const cusolverDnParams_t params = cusolver_params(device);
+  constexpr cudaDataType ta = cusolver_type<T>();
+  const T* lp = static_cast<const T*>(lu);
+  T* bp = static_cast<T*>(b);
+  // getrs reports only invalid arguments in info (the factorization's info was read before).
+  tensor<std::int32_t, 1> info = tl::zeros<std::int32_t>(shape_t<1>{1}, tl::device::cuda(device));
+  for (index_t q = 0; q < batch; ++q)
+    check_cusolver(cusolverDnXgetrs(h, params, trans ? CUBLAS_OP_T : CUBLAS_OP_N, n, nrhs, ta, lp + lu_offset[q], n,
+                                    ipiv + lu_offset[q] / std::max<index_t>(n, 1), ta, bp + q * n * nrhs, n,
+                                    reinterpret_cast<int*>(info.data())),
+                   "cusolverDnXgetrs", "solve");
+}
+
+template <class T>
+void cusolver_getrf_key<T>::register_launcher() {
+  tl::detail::fill_device_slot<cusolver_getrf_key<T>, cusolver_getrf_fn, &cusolver_getrf_launch<T>>();
+}
+
+template <class T>
+void cusolver_getrs_key<T>::register_launcher() {
+  tl::detail::fill_device_slot<cusolver_getrs_key<T>, cusolver_getrs_fn, &cusolver_getrs_launch<T>>();
+}
+
+template <class T>
+void cusolver_syevd_key<T>::register_launcher() {
+  tl::detail::fill_device_slot<cusolver_syevd_key<T>, cusolver_syevd_fn, &cusolver_syevd_launch<T>>();
 }
 
 }  // namespace tl::linalg::detail

@@ -459,7 +459,8 @@ namespace tl::linalg {
 template <expression E>
   requires(detail::records_grad<detail::value_of_t<E>>())
 auto eigh(E&& A, std::string_view UPLO = "L") {
-  if (tl::detail::must_record(A)) return detail::record_eigh(A, UPLO);
+  // CUDA input goes to eigh_impl, which refuses to record on the device.
+  if (tl::detail::must_record(A) && !tl::detail::expression_device(A).is_cuda()) return detail::record_eigh(A, UPLO);
   return detail::eigh_impl<true>("eigh", std::forward<E>(A), UPLO);
 }
 
@@ -467,7 +468,8 @@ auto eigh(E&& A, std::string_view UPLO = "L") {
 template <expression E>
   requires(detail::records_grad<detail::value_of_t<E>>())
 auto eigvalsh(E&& A, std::string_view UPLO = "L") {
-  if (tl::detail::must_record(A)) return detail::record_eigvalsh(A, UPLO);
+  if (tl::detail::must_record(A) && !tl::detail::expression_device(A).is_cuda())
+    return detail::record_eigvalsh(A, UPLO);
   return detail::eigh_impl<false>("eigvalsh", std::forward<E>(A), UPLO).eigenvalues;
 }
 
