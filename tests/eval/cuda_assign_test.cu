@@ -3,10 +3,14 @@
 // transcendentals, whose CUDA implementations differ from the host's libm and xsimd).
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
+#include <thread>
+#include <type_traits>
 #include <vector>
 
 #include <tl/cuda.hpp>
@@ -240,6 +244,52 @@ TEST_CASE("the caching allocator reuses blocks: a loop does not call cudaMalloc"
   CHECK(after.allocated_bytes == before.allocated_bytes);
   tl::cuda::empty_cache();
   CHECK(tl::cuda::memory_stats(0).reserved_bytes <= after.reserved_bytes);
+}
+
+namespace {
+/// A host function that holds its stream until *flag is set.
+void CUDART_CB hold_stream(void* flag) {
+  auto* go = static_cast<std::atomic<bool>*>(flag);
+  while (!go->load()) std::this_thread::yield();
+}
+/// Sets the flag when the scope ends (a failed check must not leave the stream held).
+struct release_on_exit {
+  std::atomic<bool>& go;
+  ~release_on_exit() { go = true; }
+};
+}  // namespace
+
+TEST_CASE_TEMPLATE("record_stream: a block used on another stream is reused only after that stream's work",
+                   Record, std::true_type, std::false_type) {
+  // One size class (4 MiB) and an empty cache, so the blocks handed out are known. Only cached
+  // blocks are handed out while `side` is held (cudaMalloc may wait for every stream).
+  tl::cuda::empty_cache();
+  const tl::index_t n = 777777;
+  std::optional<tl::tensor<float, 1>> a(tl::empty<float>(n, cuda0)), b(tl::empty<float>(n, cuda0));
+  const float* block_a = a->data();
+  a.reset();  // A cached; B stays live
+  const auto allocs = tl::cuda::memory_stats(0).num_device_allocs;
+  tl::cuda::stream side;
+  std::atomic<bool> go{false};
+  {
+    release_on_exit guard{go};
+    REQUIRE(cudaLaunchHostFunc(side.handle(), hold_stream, &go) == cudaSuccess);
+    std::optional<tl::tensor<float, 1>> x(tl::empty<float>(n, cuda0));
+    CHECK(x->data() == block_a);  // the one cached block
+    if (Record::value) tl::cuda::record_stream(*x, side);
+    x.reset();  // freed while `side` is held
+    b.reset();  // B cached too
+    const auto y = tl::empty<float>(n, cuda0);
+    // Recorded, A waits for `side` and y gets B; not recorded, A is reused at once.
+    CHECK((y.data() != block_a) == Record::value);
+    CHECK(tl::cuda::memory_stats(0).num_device_allocs == allocs);
+  }
+  side.synchronize();
+  // Once `side` has finished, A is handed out again (without a new cudaMalloc when recorded).
+  const auto p = tl::empty<float>(n, cuda0), q = tl::empty<float>(n, cuda0);
+  CHECK((p.data() == block_a || q.data() == block_a));
+  CHECK_THROWS_AS(tl::cuda::record_stream(tl::zeros<float>(4), side), tl::device_error);
+  tl::cuda::record_stream(tl::empty<float>(0, cuda0), side);  // empty: nothing to record
 }
 
 TEST_CASE("streams, events and asynchronous pinned copies") {

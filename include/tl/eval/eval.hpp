@@ -11,6 +11,7 @@
 #include "tl/eval/cuda/assign.cuh"
 #include "tl/eval/cuda/graph.cuh"
 #include "tl/eval/cuda/random.cuh"
+#include "tl/eval/cuda/record_stream.cuh"
 #include "tl/eval/cuda/reduce.cuh"
 #include "tl/eval/cuda/runtime.cuh"
 #include "tl/eval/cuda/scan.cuh"

@@ -6,10 +6,13 @@
 /// for a request of the same class on the same stream, so evaluating in a loop never calls
 /// cudaMalloc/cudaFree after the first iteration (PyTorch's caching allocator, simplified). A block
 /// is only reused on the stream it was allocated on, so stream order makes reuse safe without
-/// events. When cudaMalloc runs out of memory, the cache is released and the call retried.
+/// events. A block also used on other streams (tl::cuda::record_stream) waits, when released, for an
+/// event on each of them: it goes back to the free list only once the work queued there by then
+/// has finished. When cudaMalloc runs out of memory, the cache is released and the call retried.
 /// During CUDA-graph capture, freed blocks go to the graph's private pool (see graph.cuh).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <map>
 #include <mutex>
@@ -72,6 +75,7 @@ class caching_allocator {
       }
     }
     if (!p) {
+      reclaim_finished(d);
       auto it = d.free_blocks.find({s, size});
       if (it != d.free_blocks.end()) {
         p = it->second;
@@ -83,7 +87,7 @@ class caching_allocator {
     } else {
       p = device_malloc(d, size, dev);
     }
-    d.live[p] = {size, s, gp};
+    d.live[p] = {size, s, gp, {}};
     d.stats.allocated_bytes += size;
     if (d.stats.allocated_bytes > d.stats.peak_allocated_bytes) d.stats.peak_allocated_bytes = d.stats.allocated_bytes;
     return p;
@@ -95,14 +99,44 @@ class caching_allocator {
     auto& d = m_dev[dev];
     auto it = d.live.find(p);
     if (it == d.live.end()) return;
-    const auto [size, s, owner] = it->second;
+    const live_block b = std::move(it->second);
     d.live.erase(it);
-    d.stats.allocated_bytes -= size;
+    d.stats.allocated_bytes -= b.size;
     // A block a graph's kernels use (allocated during its capture, or freed during it) stays in that
     // graph's pool until the graph is destroyed.
-    graph_pool* gp = owner ? owner : capture_pool();
-    if (gp) gp->free_blocks.emplace(size, p);
-    else d.free_blocks.emplace(std::make_pair(s, size), p);
+    graph_pool* gp = b.pool ? b.pool : capture_pool();
+    if (gp) {
+      gp->free_blocks.emplace(b.size, p);
+    } else if (b.uses.empty()) {
+      d.free_blocks.emplace(std::make_pair(b.stream, b.size), p);
+    } else {
+      // Used on other streams too: reusable once their work queued by now has finished.
+      pending_block pb{p, b.size, b.stream, {}};
+      device_guard g(dev);
+      for (const cudaStream_t u : b.uses) {
+        cudaEvent_t e = nullptr;
+        if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) == cudaSuccess && cudaEventRecord(e, u) == cudaSuccess) {
+          pb.events.push_back(e);
+        } else {  // no event to wait for: wait for the stream here
+          (void)cudaGetLastError();
+          if (e) (void)cudaEventDestroy(e);
+          (void)cudaStreamSynchronize(u);
+        }
+      }
+      d.pending.push_back(std::move(pb));
+    }
+  }
+
+  /// Marks live block p of device dev as used on stream s as well (see tl::cuda::record_stream).
+  void record_stream(void* p, cudaStream_t s, int dev) {
+    std::lock_guard lock(m_mutex);
+    auto& d = m_dev[dev];
+    auto it = d.live.find(p);
+    if (it == d.live.end())
+      throw tl::value_error(tl::detail::cat_str("tl::cuda::record_stream: the tensor's memory on cuda:", dev,
+                                                " does not come from tl's caching allocator"));
+    auto& uses = it->second.uses;
+    if (s != it->second.stream && std::find(uses.begin(), uses.end(), s) == uses.end()) uses.push_back(s);
   }
 
   /// Returns a graph's private pool to the cache of `dev` (the graph was destroyed).
@@ -140,12 +174,44 @@ class caching_allocator {
     std::size_t size;
     cudaStream_t stream;
     graph_pool* pool;
+    std::vector<cudaStream_t> uses;  ///< other streams the block is used on (record_stream)
+  };
+  /// A released block waiting for work on other streams (one event each) before it is reused.
+  struct pending_block {
+    void* p;
+    std::size_t size;
+    cudaStream_t stream;
+    std::vector<cudaEvent_t> events;
   };
   struct device_state {
     std::multimap<std::pair<cudaStream_t, std::size_t>, void*> free_blocks;
     std::unordered_map<void*, live_block> live;
+    std::vector<pending_block> pending;
     memory_stats_t stats;
   };
+
+  /// Moves the pending blocks whose events have all completed to the free lists.
+  static void reclaim_finished(device_state& d) {
+    auto done = [](pending_block& pb) {
+      for (const cudaEvent_t e : pb.events) {
+        const cudaError_t q = cudaEventQuery(e);
+        if (q == cudaErrorNotReady) return false;
+        if (q != cudaSuccess) (void)cudaGetLastError();  // a failed stream: nothing left to wait for
+      }
+      return true;
+    };
+    for (std::size_t i = 0; i < d.pending.size();) {
+      pending_block& pb = d.pending[i];
+      if (!done(pb)) {
+        ++i;
+        continue;
+      }
+      for (const cudaEvent_t e : pb.events) (void)cudaEventDestroy(e);
+      d.free_blocks.emplace(std::make_pair(pb.stream, pb.size), pb.p);
+      pb = std::move(d.pending.back());
+      d.pending.pop_back();
+    }
+  }
 
   void* device_malloc(device_state& d, std::size_t size, int dev) {
     require_device(dev, "allocate");
@@ -169,9 +235,10 @@ class caching_allocator {
     return p;
   }
   void release_cached(device_state& d, int dev) {
-    if (d.free_blocks.empty()) return;
+    if (d.free_blocks.empty() && d.pending.empty()) return;
     device_guard g(dev);
     (void)cudaDeviceSynchronize();  // blocks may still be read by queued work on their stream
+    reclaim_finished(d);
     for (auto& [key, p] : d.free_blocks) {
       (void)cudaFree(p);
       d.stats.reserved_bytes -= key.second;
