@@ -1,5 +1,5 @@
-// tl::linalg::solve / solve_ex, inv / inv_ex and lu_factor / lu_factor_ex of CUDA tensors (cuSOLVER
-// getrf + getrs) against the CPU results for the same inputs: every dtype, left and right, vector
+// tl::linalg::solve / solve_ex, inv / inv_ex, lu_factor / lu_factor_ex, det and slogdet of CUDA
+// tensors (cuSOLVER getrf + getrs) against the CPU results for the same inputs: every dtype, left and right, vector
 // and matrix right-hand sides, broadcast batches, views, rectangular factorizations, factoring
 // without pivoting, empty inputs, singular matrices (info, and the CPU's error) and the errors.
 #include <cmath>
@@ -199,5 +199,33 @@ TEST_CASE("lu_factor and inv of device tensors: empty, singular and errors") {
 #if TL_AUTOGRAD != 0
   CHECK_THROWS_AS(tl::linalg::inv(tl::ones<double>(3, 3, cuda0).requires_grad()), tl::device_error);
   CHECK_THROWS_AS(tl::linalg::lu_factor(tl::ones<double>(3, 3, cuda0).requires_grad()), tl::device_error);
+#endif
+}
+
+TEST_CASE_TEMPLATE("det and slogdet of device tensors match the CPU", T, float, double, tl::complex<float>,
+                   tl::complex<double>) {
+  // A batch with a well-conditioned matrix, a permuted one (odd interchanges), a singular one and
+  // 1 x 1 and 0 x 0 inputs.
+  auto a = well_conditioned<T, 3>({3, 6, 6}, 91);
+  for (index_t j = 0; j < 6; ++j) std::swap(a(1, 0, j), a(1, 5, j));
+  for (index_t i = 0; i < 6; ++i) a(2, i, 3) = T(0);
+  const auto d = tl::linalg::det(a.to(cuda0));
+  CHECK(d.is_cuda());
+  CHECK(rel_rms(d, tl::linalg::det(a)) <= bound<T>(6));
+  const auto sl = tl::linalg::slogdet(a.to(cuda0));
+  const auto hs = tl::linalg::slogdet(a);
+  CHECK(sl.sign.is_cuda());
+  CHECK(rel_rms(sl.sign, hs.sign) <= bound<T>(6));
+  const auto la = sl.logabsdet.cpu();
+  CHECK(std::abs(la(0) - hs.logabsdet(0)) <= bound<T>(6) * std::abs(hs.logabsdet(0)) + bound<T>(6));
+  CHECK(std::isinf(la(2)));
+  CHECK(la(2) < 0);
+  const auto one = well_conditioned<T, 2>({1, 1}, 92);
+  CHECK(rel_rms(tl::linalg::det(one.to(cuda0)), tl::linalg::det(one)) <= bound<T>(1));
+  const auto empty = tl::linalg::det(tl::zeros<T>(tl::shape_t<3>{2, 0, 0}, cuda0)).cpu();
+  CHECK(empty(0) == T(1));
+  CHECK_THROWS_AS(tl::linalg::det(tl::ones<T>(3, 4, cuda0)), tl::shape_error);
+#if TL_AUTOGRAD != 0
+  CHECK_THROWS_AS(tl::linalg::det(tl::ones<T>(3, 3, cuda0).requires_grad()), tl::device_error);
 #endif
 }

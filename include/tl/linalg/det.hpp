@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "tl/linalg/detail/autograd_decl.hpp"
+#include "tl/linalg/detail/device.hpp"
 #include "tl/linalg/lu_factor.hpp"
 
 namespace tl::linalg {
@@ -24,33 +25,18 @@ struct slogdet_result {
 };
 
 namespace detail {
-/// Calls f(b, sign, logabsdet, det) for every matrix after factoring it (sign includes the
-/// pivots' parity and the phases of U's diagonal; det is the signed product of U's diagonal).
-template <expression E, class F>
-void for_each_slogdet(const char* op, E&& A, F&& f) {
-  check_matrix_arg<E>();
-  using T = value_of_t<E>;
+/// Calls f(b, sign, logabsdet, det) for matrix b < nb of an LU factorization given by its diagonal
+/// (diag(b, i) = U[i, i]) and its 1-based pivots (pivots(b, i)): sign includes the pivots' parity
+/// and the phases of U's diagonal; det is the signed product of U's diagonal.
+template <class T, class Diag, class Piv, class F>
+void slogdet_from_lu(index_t nb, index_t n, const Diag& diag, const Piv& pivots, F&& f) {
   using Rl = real_t<T>;
-  constexpr std::size_t R = std::remove_cvref_t<E>::rank;
-  auto lu = working_copy(std::forward<E>(A));
-  const auto& s = lu.shape();
-  require_square(op, s);
-  const index_t n = s[R - 1];
-  shape_t<R - 1> ps{};
-  shape_t<R - 2> is{};
-  for (std::size_t q = 0; q + 2 < R; ++q) ps[q] = is[q] = s[q];
-  ps[R - 2] = n;
-  tensor<std::int32_t, R - 1> piv(ps);
-  tensor<std::int32_t, R - 2> info(is);
-  lu_factor_inplace(lu, piv, info);
-  const index_t nb = batch_count(s);
   for (index_t b = 0; b < nb; ++b) {
-    const T* m = lu.data() + b * n * n;
     T sign(1), prod(1);
     Rl logabs = 0;
     for (index_t i = 0; i < n; ++i) {
-      if (piv.data()[b * n + i] != i + 1) sign = -sign;
-      const T d = m[i * n + i];
+      if (pivots(b, i) != i + 1) sign = -sign;
+      const T d = diag(b, i);
       prod = prod * d;
       Rl ad;
       if constexpr (is_complex_v<T>) ad = std::hypot(d.re, d.im);
@@ -66,9 +52,46 @@ void for_each_slogdet(const char* op, E&& A, F&& f) {
     }
     // The parity of the interchanges, for the product.
     index_t swaps = 0;
-    for (index_t i = 0; i < n; ++i) swaps += piv.data()[b * n + i] != i + 1;
+    for (index_t i = 0; i < n; ++i) swaps += pivots(b, i) != i + 1;
     f(b, sign, logabs, swaps % 2 ? -prod : prod);
   }
+}
+
+/// Calls f(b, sign, logabsdet, det) for every matrix after factoring it. A CUDA tensor is factored
+/// on the device (cuSOLVER's getrf, see lu_factor_ex); only U's diagonal and the pivots come back
+/// to the host, which forms the same products as for a host tensor.
+template <expression E, class F>
+void for_each_slogdet(const char* op, E&& A, F&& f) {
+  check_matrix_arg<E>();
+  using T = value_of_t<E>;
+  constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  if (tl::detail::expression_device(A).is_cuda()) {
+    require_no_device_grad(op, A);
+    const tensor<T, R> a(A);
+    require_square(op, a.shape());
+    const index_t n = a.shape()[R - 1], nb = batch_count(a.shape());
+    const auto f_lu = lu_factor_ex(a);
+    const auto diag = tensor<T, R - 1>(tensor<T, R - 1>(f_lu.LU.diagonal(0, -2, -1)).clone()).cpu();
+    const auto piv = f_lu.pivots.cpu();
+    slogdet_from_lu<T>(
+        nb, n, [&](index_t b, index_t i) { return diag.data()[b * n + i]; },
+        [&](index_t b, index_t i) { return piv.data()[b * n + i]; }, f);
+    return;
+  }
+  auto lu = working_copy(std::forward<E>(A));
+  const auto& s = lu.shape();
+  require_square(op, s);
+  const index_t n = s[R - 1];
+  shape_t<R - 1> ps{};
+  shape_t<R - 2> is{};
+  for (std::size_t q = 0; q + 2 < R; ++q) ps[q] = is[q] = s[q];
+  ps[R - 2] = n;
+  tensor<std::int32_t, R - 1> piv(ps);
+  tensor<std::int32_t, R - 2> info(is);
+  lu_factor_inplace(lu, piv, info);
+  slogdet_from_lu<T>(
+      batch_count(s), n, [&](index_t b, index_t i) { return lu.data()[b * n * n + i * n + i]; },
+      [&](index_t b, index_t i) { return piv.data()[b * n + i]; }, f);
 }
 }  // namespace detail
 
@@ -78,8 +101,9 @@ template <expression E>
 auto slogdet(E&& A) {
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  const tl::device dev = tl::detail::expression_device(A);
   if constexpr (detail::records_grad<T>())
-    if (tl::detail::must_record(A)) return detail::record_slogdet(A);
+    if (tl::detail::must_record(A) && !dev.is_cuda()) return detail::record_slogdet(A);
   const auto s = A.shape();
   shape_t<R - 2> bs{};
   for (std::size_t q = 0; q + 2 < R; ++q) bs[q] = s[q];
@@ -88,6 +112,7 @@ auto slogdet(E&& A) {
     r.sign.data()[b] = sign;
     r.logabsdet.data()[b] = la;
   });
+  if (dev.is_cuda()) return slogdet_result<T, R - 2>{r.sign.to(dev), r.logabsdet.to(dev)};
   return r;
 }
 
@@ -97,15 +122,16 @@ template <expression E>
 auto det(E&& A) {
   using T = detail::value_of_t<E>;
   constexpr std::size_t R = std::remove_cvref_t<E>::rank;
+  const tl::device dev = tl::detail::expression_device(A);
   if constexpr (detail::records_grad<T>())
-    if (tl::detail::must_record(A)) return detail::record_det(A);
+    if (tl::detail::must_record(A) && !dev.is_cuda()) return detail::record_det(A);
   const auto s = A.shape();
   shape_t<R - 2> bs{};
   for (std::size_t q = 0; q + 2 < R; ++q) bs[q] = s[q];
   tensor<T, R - 2> d(bs);
   // The product of U's diagonal directly (no exp/log round trip).
   detail::for_each_slogdet("det", std::forward<E>(A), [&](index_t b, T, real_t<T>, T det) { d.data()[b] = det; });
-  return d;
+  return dev.is_cuda() ? d.to(dev) : d;
 }
 
 }  // namespace tl::linalg
