@@ -82,13 +82,7 @@ void for_each_slogdet(const char* op, E&& A, F&& f) {
   const auto& s = lu.shape();
   require_square(op, s);
   const index_t n = s[R - 1];
-  shape_t<R - 1> ps{};
-  shape_t<R - 2> is{};
-  for (std::size_t q = 0; q + 2 < R; ++q) ps[q] = is[q] = s[q];
-  ps[R - 2] = n;
-  tensor<std::int32_t, R - 1> piv(ps);
-  tensor<std::int32_t, R - 2> info(is);
-  lu_factor_inplace(lu, piv, info);
+  const auto piv = factor_square(lu).pivots;
   slogdet_from_lu<T>(
       batch_count(s), n, [&](index_t b, index_t i) { return lu.data()[b * n * n + i * n + i]; },
       [&](index_t b, index_t i) { return piv.data()[b * n + i]; }, f);

@@ -46,17 +46,12 @@ auto inv_impl(const char* op, E&& A) {
   const auto& s = lu.shape();
   require_square(op, s);
   const index_t n = s[R - 1];
-  shape_t<R - 1> ps{};
-  shape_t<R - 2> is{};
   batch_bcast<R - 2> bc;
   for (std::size_t q = 0; q + 2 < R; ++q) {
-    ps[q] = is[q] = bc.shape[q] = s[q];
+    bc.shape[q] = s[q];
     bc.astr[q] = lu.strides()[q];
   }
-  ps[R - 2] = n;
-  tensor<std::int32_t, R - 1> piv(ps);
-  tensor<std::int32_t, R - 2> info(is);
-  lu_factor_inplace(lu, piv, info);
+  auto [piv, info] = factor_square(lu);
   if constexpr (Throw) throw_on_info(op, info, "the input matrix is singular");
   std::vector<index_t> ipiv(static_cast<std::size_t>(piv.numel()));
   for (index_t i = 0; i < piv.numel(); ++i) ipiv[static_cast<std::size_t>(i)] = piv.data()[i] - 1;

@@ -55,6 +55,23 @@ void lu_factor_inplace(basic_tensor<T, ExtA>& lu, basic_tensor<std::int32_t, Ext
   });
 }
 
+/// The pivots ([*, n], 1-based) and info ([*]) of lu_factor_inplace on the square matrices of `lu`.
+template <class T, class Ext>
+auto factor_square(basic_tensor<T, Ext>& lu) {
+  constexpr std::size_t R = Ext::rank;
+  const auto& s = lu.shape();
+  shape_t<R - 1> ps{};
+  shape_t<R - 2> is{};
+  for (std::size_t q = 0; q + 2 < R; ++q) ps[q] = is[q] = s[q];
+  ps[R - 2] = s[R - 1];
+  struct factors {
+    tensor<std::int32_t, R - 1> pivots;
+    tensor<std::int32_t, R - 2> info;
+  } f{tensor<std::int32_t, R - 1>(ps), tensor<std::int32_t, R - 2>(is)};
+  lu_factor_inplace(lu, f.pivots, f.info);
+  return f;
+}
+
 /// Throws linalg_error for the first matrix whose info is non-zero (`what` completes the sentence).
 template <class Ext>
 void throw_on_info(const char* op, const basic_tensor<std::int32_t, Ext>& info, const char* what) {

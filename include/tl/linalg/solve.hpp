@@ -137,13 +137,7 @@ auto solve_impl(const char* op, EA&& A, EB&& B, bool left) {
   const index_t n = as[RA - 1];
   check_solve_shapes<vec>(op, as, bs, left);
   // Factor every matrix of A once.
-  shape_t<RA - 1> ps{};
-  shape_t<RA - 2> is{};
-  for (std::size_t q = 0; q + 2 < RA; ++q) ps[q] = is[q] = as[q];
-  ps[RA - 2] = n;
-  tensor<std::int32_t, RA - 1> piv(ps);
-  tensor<std::int32_t, RA - 2> info(is);
-  lu_factor_inplace(lu, piv, info);
+  auto [piv, info] = factor_square(lu);
   if constexpr (Throw) throw_on_info(op, info, "the input matrix is singular");
   std::vector<index_t> ipiv(static_cast<std::size_t>(piv.numel()));
   for (index_t i = 0; i < piv.numel(); ++i) ipiv[static_cast<std::size_t>(i)] = piv.data()[i] - 1;
