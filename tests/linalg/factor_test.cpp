@@ -43,6 +43,8 @@ void lu_all_sizes() {
   }
   check_lu<T>(random_tensor<T, 2>({200, 140}, 3), "tall");
   check_lu<T>(random_tensor<T, 2>({70, 150}, 4), "wide");
+  // Rows of 2 KiB: factored in a copy with padded rows (blocked path: min(m, n) > 128).
+  check_lu<T>(random_tensor<T, 2>({130, static_cast<index_t>(2048 / sizeof(T))}, 8), "rows of 2 KiB");
   check_lu<T>(random_tensor<T, 2>({1, 5}, 5), "one row");
   check_lu<T>(random_tensor<T, 2>({5, 1}, 6), "one column");
   const auto t = random_tensor<T, 2>({90, 90}, 7);

@@ -9,9 +9,11 @@
 /// @endcode
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string_view>
 #include <vector>
 
+#include "tl/linalg/detail/aligned_buffer.hpp"
 #include "tl/linalg/detail/batch.hpp"
 #include "tl/linalg/detail/device.hpp"
 #include "tl/linalg/detail/syev.hpp"
@@ -109,13 +111,16 @@ auto eigh_impl(const char* op, E&& A, std::string_view uplo) {
   const bool cj = a.is_conj();
   for_each_matrix(nb, n, [&](index_t b) {
     // The lower triangle, column-major: w(i, j) = A(i, j), or conj(A(j, i)) from the upper one.
-    std::vector<T> w(static_cast<std::size_t>(n * n));
+    const index_t ld = padded_ld<T>(n);
+    std::unique_ptr<T[]> big;
+    T* w = reusable_scratch<struct eigh_work_tag>(static_cast<std::size_t>(ld * n), big);
+    std::fill_n(w, ld * n, T(0));
     const T* src = a.data() + matrix_offset(b, s, st);
     const index_t rs = st[R - 2], cs = st[R - 1];
     for (index_t j = 0; j < n; ++j)
       for (index_t i = j; i < n; ++i)
-        w[static_cast<std::size_t>(i + j * n)] = upper ? conj_if(src[j * rs + i * cs], !cj) : conj_if(src[i * rs + j * cs], cj);
-    ok[static_cast<std::size_t>(b)] = heev<T>(n, w.data(), r.eigenvalues.data() + b * n,
+        w[i + j * ld] = upper ? conj_if(src[j * rs + i * cs], !cj) : conj_if(src[i * rs + j * cs], cj);
+    ok[static_cast<std::size_t>(b)] = heev<T>(n, w, ld, r.eigenvalues.data() + b * n,
                                               Vectors ? r.eigenvectors.data() + b * n * n : nullptr);
   });
   for (index_t b = 0; b < nb; ++b)

@@ -45,16 +45,17 @@ auto householder_product(EA&& A, ET&& tau) {
   tensor<T, R> out(s);
   const auto& tst = t.strides();
   detail::for_each_matrix(detail::batch_count(s), m, [&](index_t b) {
-    std::vector<T> w(static_cast<std::size_t>(m * n)), tv(static_cast<std::size_t>(k));
-    detail::copy_to_colmajor(a, b, w.data(), m);
+    const index_t ld = detail::padded_ld<T>(m);
+    std::vector<T> w(static_cast<std::size_t>(ld * n)), tv(static_cast<std::size_t>(k));
+    detail::copy_to_colmajor(a, b, w.data(), ld);
     index_t off = 0, rem = b;
     for (std::size_t q = R - 2; q-- > 0;) {
       off += (rem % ts[q]) * tst[q];
       rem /= ts[q];
     }
     for (index_t i = 0; i < k; ++i) tv[static_cast<std::size_t>(i)] = detail::conj_if(t.data()[off + i * tst[R - 2]], t.is_conj());
-    detail::orgqr_cm(m, n, k, w.data(), m, tv.data());
-    detail::colmajor_to_rowmajor(m, n, w.data(), m, out.data() + b * m * n);
+    detail::orgqr_cm(m, n, k, w.data(), ld, tv.data());
+    detail::colmajor_to_rowmajor(m, n, w.data(), ld, out.data() + b * m * n);
   });
   return out;
 }

@@ -9,8 +9,10 @@
 /// @endcode
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "tl/linalg/detail/aligned_buffer.hpp"
 #include "tl/linalg/detail/autograd_decl.hpp"
 #include "tl/linalg/detail/batch.hpp"
 #include "tl/linalg/detail/device.hpp"
@@ -47,9 +49,20 @@ void lu_factor_inplace(basic_tensor<T, ExtA>& lu, basic_tensor<std::int32_t, Ext
   const auto& s = lu.shape();
   const index_t m = s[R - 2], n = s[R - 1], k = std::min(m, n);
   const index_t nb = batch_count(s);
+  // Rows of a multiple of 2 KiB are factored in a copy with padded rows (see padded_ld).
+  const index_t ld = m > 1 ? padded_ld<T>(n) : n;
   for_each_matrix(nb, std::max(m, n), [&](index_t b) {
     std::vector<index_t> ip(static_cast<std::size_t>(k));
-    const index_t inf = getrf<T>(m, n, mut_ref<T>{lu.data() + b * m * n, n, 1}, ip.data(), pivot);
+    T* a = lu.data() + b * m * n;
+    T* w = a;
+    std::unique_ptr<T[]> big;
+    if (ld != n) {
+      w = reusable_scratch<struct lu_padded_tag>(static_cast<std::size_t>(m * ld), big);
+      for (index_t i = 0; i < m; ++i) std::copy_n(a + i * n, n, w + i * ld);
+    }
+    const index_t inf = getrf<T>(m, n, mut_ref<T>{w, ld, 1}, ip.data(), pivot);
+    if (ld != n)
+      for (index_t i = 0; i < m; ++i) std::copy_n(w + i * ld, n, a + i * n);
     for (index_t i = 0; i < k; ++i) piv.data()[b * k + i] = static_cast<std::int32_t>(ip[static_cast<std::size_t>(i)] + 1);
     info.data()[b] = static_cast<std::int32_t>(inf);
   });

@@ -9,6 +9,7 @@
 /// auto [A2, tau] = tl::linalg::detail::geqrf(a);   // LAPACK's packed reflectors and tau
 /// @endcode
 #include <algorithm>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -74,18 +75,21 @@ shape_t<R> with_matrix_dims(shape_t<R> s, index_t rows, index_t cols) {
   return s;
 }
 
-/// Factors every matrix of A; calls f(b, w, tau) with the column-major factored matrix w (m x n,
-/// leading dimension m) and its tau (min(m, n) values).
+/// Factors every matrix of A; calls f(b, w, ld, tau) with the column-major factored matrix w (m x n,
+/// leading dimension ld = padded_ld(m)) and its tau (min(m, n) values).
 template <class T, class Ext, class F>
 void for_each_qr(const basic_tensor<T, Ext>& a, F&& f) {
   constexpr std::size_t R = Ext::rank;
   const auto& s = a.shape();
   const index_t m = s[R - 2], n = s[R - 1];
   for_each_matrix(batch_count(s), std::max(m, n), [&](index_t b) {
-    std::vector<T> w(static_cast<std::size_t>(m * n)), tau(static_cast<std::size_t>(std::min(m, n)));
-    copy_to_colmajor(a, b, w.data(), m);
-    geqrf_cm(m, n, w.data(), m, tau.data());
-    f(b, w.data(), tau.data());
+    const index_t ld = padded_ld<T>(m);
+    std::unique_ptr<T[]> big;
+    T* w = reusable_scratch<struct qr_work_tag>(static_cast<std::size_t>(ld * n), big);
+    std::vector<T> tau(static_cast<std::size_t>(std::min(m, n)));
+    copy_to_colmajor(a, b, w, ld);
+    geqrf_cm(m, n, w, ld, tau.data());
+    f(b, static_cast<const T*>(w), ld, static_cast<const T*>(tau.data()));
   });
 }
 
@@ -104,8 +108,8 @@ auto geqrf(E&& A) {
   for (std::size_t q = 0; q + 2 < R; ++q) ts[q] = s[q];
   ts[R - 2] = k;
   geqrf_result<T, R> r{tensor<T, R>(s), tensor<T, R - 1>(ts)};
-  for_each_qr(a, [&](index_t b, const T* w, const T* tau) {
-    colmajor_to_rowmajor(m, n, w, m, r.a.data() + b * m * n);
+  for_each_qr(a, [&](index_t b, const T* w, index_t ld, const T* tau) {
+    colmajor_to_rowmajor(m, n, w, ld, r.a.data() + b * m * n);
     std::copy_n(tau, k, r.tau.data() + b * k);
   });
   return r;
@@ -137,15 +141,16 @@ auto qr(E&& A, std::string_view mode = "reduced") {
   const index_t qc = complete ? m : k, rr = complete ? m : k;
   qr_result<T, R> out{tensor<T, R>(r_only ? shape_t<R>{} : detail::with_matrix_dims(s, m, qc)),
                       tensor<T, R>(detail::with_matrix_dims(s, rr, n))};
-  detail::for_each_qr(a, [&](index_t b, const T* w, const T* tau) {
+  detail::for_each_qr(a, [&](index_t b, const T* w, index_t ld, const T* tau) {
     T* rd = out.R.data() + b * rr * n;
     for (index_t i = 0; i < rr; ++i)
-      for (index_t j = 0; j < n; ++j) rd[i * n + j] = j >= i && i < k ? w[i + j * m] : T(0);
+      for (index_t j = 0; j < n; ++j) rd[i * n + j] = j >= i && i < k ? w[i + j * ld] : T(0);
     if (r_only) return;
-    std::vector<T> q(static_cast<std::size_t>(m * qc), T(0));
-    std::copy_n(w, m * k, q.data());
-    detail::orgqr_cm(m, qc, k, q.data(), m, tau);
-    detail::colmajor_to_rowmajor(m, qc, q.data(), m, out.Q.data() + b * m * qc);
+    std::unique_ptr<T[]> big;
+    T* q = detail::reusable_scratch<struct qr_q_tag>(static_cast<std::size_t>(ld * qc), big);
+    std::copy_n(w, ld * k, q);
+    detail::orgqr_cm(m, qc, k, q, ld, tau);
+    detail::colmajor_to_rowmajor(m, qc, q, ld, out.Q.data() + b * m * qc);
   });
   return out;
 }

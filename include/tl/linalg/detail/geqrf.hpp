@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "tl/core/complex.hpp"
@@ -281,11 +282,12 @@ void ormqr_cm(bool adjoint, index_t m, index_t ncols, index_t k, const T* a, ind
 template <class T>
 void orgqr_cm(index_t m, index_t n, index_t k, T* a, index_t lda, const T* tau) {
   if (n == 0) return;
-  std::vector<T> refl(static_cast<std::size_t>(std::max<index_t>(m * k, 1)));
-  for (index_t j = 0; j < k; ++j) std::copy_n(a + j * lda, m, refl.data() + j * m);
+  std::unique_ptr<T[]> big;
+  T* refl = reusable_scratch<struct orgqr_refl_tag>(static_cast<std::size_t>(std::max<index_t>(m * k, 1)), big);
+  for (index_t j = 0; j < k; ++j) std::copy_n(a + j * lda, m, refl + j * m);
   for (index_t j = 0; j < n; ++j)
     for (index_t i = 0; i < m; ++i) a[i + j * lda] = i == j ? T(1) : T(0);
-  ormqr_cm(false, m, n, k, refl.data(), m, tau, a, lda, true);
+  ormqr_cm(false, m, n, k, refl, m, tau, a, lda, true);
 }
 
 }  // namespace tl::linalg::detail

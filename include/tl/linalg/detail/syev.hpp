@@ -47,7 +47,7 @@ void hemv_lower(index_t s, const T* S, index_t ld, const T* v, T* p) {
 /// Panel width and crossover of the blocked tridiagonal reduction.
 inline constexpr index_t hetrd_block = 32, hetrd_crossover = 128;
 
-/// Reduces the Hermitian n x n column-major matrix w (lower triangle read, leading dimension n)
+/// Reduces the Hermitian n x n column-major matrix w (lower triangle read, leading dimension ld)
 /// to tridiagonal form: d (n), e (n; e[n-1] = 0), tau (n - 1). The reflectors' tails are left in
 /// w below the subdiagonal. Blocked while more than hetrd_crossover columns remain (LAPACK's
 /// latrd): a panel of hetrd_block reflectors is built against the trailing matrix as it was
@@ -55,7 +55,7 @@ inline constexpr index_t hetrd_block = 32, hetrd_crossover = 128;
 /// and to each matrix-vector product; then the trailing lower triangle takes that update by GEMMs
 /// (column blocks, inner dimension 2 hetrd_block). The rest is unblocked (sytd2 / hetd2).
 template <class T>
-void hetrd_lower(index_t n, T* w, real_t<T>* d, real_t<T>* e, T* tau) {
+void hetrd_lower(index_t n, T* w, index_t ld, real_t<T>* d, real_t<T>* e, T* tau) {
   using R = real_t<T>;
   const auto sz = [](index_t v) { return static_cast<std::size_t>(v); };
   std::vector<T> p(sz(n));
@@ -70,7 +70,7 @@ void hetrd_lower(index_t n, T* w, real_t<T>* d, real_t<T>* e, T* tau) {
       T* W = vw.data() + n * nb;
       for (index_t j = 0; j < nb; ++j) {
         const index_t i = i0 + j;
-        T* col = w + i * n;
+        T* col = w + i * ld;
         // Column i (rows i..n-1) takes the panel's pending update.
         for (index_t l = 0; l < j; ++l) {
           const T a = conj_if(W[i + l * n], true), b = conj_if(V[i + l * n], true);
@@ -91,7 +91,7 @@ void hetrd_lower(index_t n, T* w, real_t<T>* d, real_t<T>* e, T* tau) {
         T* pw = W + j * n + i + 1;
         if (t == T(0)) continue;  // W's column stays zero: H = I
         // p = S v - V (W^H v) - W (V^H v), S the trailing block before the panel's update.
-        hemv_lower(s, w + (i + 1) * n + i + 1, n, v, pw);
+        hemv_lower(s, w + (i + 1) * ld + i + 1, ld, v, pw);
         for (index_t l = 0; l < j; ++l) {
           y[sz(l)] = dotc(W + l * n + i + 1, v, s);
           y[sz(nb + l)] = dotc(V + l * n + i + 1, v, s);
@@ -113,24 +113,24 @@ void hetrd_lower(index_t n, T* w, real_t<T>* d, real_t<T>* e, T* tau) {
       for (index_t j0 = i0 + nb; j0 < n; j0 += bw) {
         const index_t cols = std::min(bw, n - j0);
         gemm<T>(n - j0, cols, 2 * nb, T(-1), mat_ref<T>{vw.data() + j0, 1, n}, mat_ref<T>{wv.data() + j0, n, 1, true},
-                T(1), w + j0 * n + j0, 1, n);
+                T(1), w + j0 * ld + j0, 1, ld);
       }
     }
   }
   for (index_t i = i0; i + 1 < n; ++i) {
-    T* col = w + i * n + i + 1;  // x = A(i+1:n, i)
+    T* col = w + i * ld + i + 1;  // x = A(i+1:n, i)
     const index_t s = n - i - 1;
     const T t = make_reflector(col[0], col + 1, s - 1);
     tau[i] = t;
     e[i] = real_part(col[0]);
-    d[i] = real_part(w[i + i * n]);
+    d[i] = real_part(w[i + i * ld]);
     if (t == T(0)) continue;
     const T beta = col[0];
     col[0] = T(1);
     const T* v = col;
-    T* S = w + (i + 1) * n + i + 1;  // the trailing s x s block, leading dimension n
+    T* S = w + (i + 1) * ld + i + 1;  // the trailing s x s block
     // p = tau * S v, S Hermitian from its lower triangle.
-    hemv_lower(s, S, n, v, p.data());
+    hemv_lower(s, S, ld, v, p.data());
     T pv(0);
     for (index_t q = 0; q < s; ++q) {
       p[sz(q)] *= t;
@@ -140,14 +140,14 @@ void hetrd_lower(index_t n, T* w, real_t<T>* d, real_t<T>* e, T* tau) {
     const T c = R(0.5) * t * pv;
     for (index_t q = 0; q < s; ++q) p[sz(q)] -= c * v[q];
     for (index_t j = 0; j < s; ++j) {
-      T* sj = S + j * n;
+      T* sj = S + j * ld;
       const T wj = conj_if(p[sz(j)], true), vj = conj_if(v[j], true);
       for (index_t q = j; q < s; ++q) sj[q] -= v[q] * wj + p[sz(q)] * vj;
     }
     col[0] = beta;
   }
   if (n > 0) {
-    d[n - 1] = real_part(w[(n - 1) + (n - 1) * n]);
+    d[n - 1] = real_part(w[(n - 1) + (n - 1) * ld]);
     e[n - 1] = 0;
   }
 }
@@ -454,16 +454,17 @@ bool tridiagonal_dc(index_t n, R* d, const R* e, R* q, index_t ldq) {
   return ok;
 }
 
-/// Eigen-decomposition of one Hermitian n x n matrix given column-major (lower triangle) in w.
+/// Eigen-decomposition of one Hermitian n x n matrix given column-major (lower triangle, leading
+/// dimension ld) in w.
 /// Writes ascending eigenvalues to `vals` and, when `vecs`, the eigenvectors as the columns of the
 /// row-major n x n `vecs`. Returns false on non-convergence. NaN or infinite input gives NaN.
 template <class T>
-bool heev(index_t n, T* w, real_t<T>* vals, T* vecs) {
+bool heev(index_t n, T* w, index_t ld, real_t<T>* vals, T* vecs) {
   using R = real_t<T>;
   if (n == 0) return true;
   std::vector<R> d(static_cast<std::size_t>(n)), e(static_cast<std::size_t>(n));
   std::vector<T> tau(static_cast<std::size_t>(std::max<index_t>(n - 1, 1)));
-  hetrd_lower(n, w, d.data(), e.data(), tau.data());
+  hetrd_lower(n, w, ld, d.data(), e.data(), tau.data());
   bool finite = true;
   for (index_t i = 0; i < n; ++i) finite = finite && std::isfinite(d[i]) && std::isfinite(e[i]);
   if (!finite) {
@@ -473,13 +474,13 @@ bool heev(index_t n, T* w, real_t<T>* vals, T* vecs) {
   }
   if (vecs && n > tridiagonal_dc_leaf) {
     // Divide and conquer on T = Z diag(vals) Z^T, then V = Q Z with Q's reflectors (blocked).
-    std::vector<R> z(static_cast<std::size_t>(n * n));
-    if (!tridiagonal_dc(n, d.data(), e.data(), z.data(), n)) return false;
+    std::vector<R> z(static_cast<std::size_t>(ld * n));
+    if (!tridiagonal_dc(n, d.data(), e.data(), z.data(), ld)) return false;
     std::vector<T> v(z.begin(), z.end());
-    ormqr_cm(false, n - 1, n, n - 1, w + 1, n, tau.data(), v.data() + 1, n);
+    ormqr_cm(false, n - 1, n, n - 1, w + 1, ld, tau.data(), v.data() + 1, ld);
     std::copy_n(d.data(), n, vals);
     for (index_t r = 0; r < n; ++r)
-      for (index_t c = 0; c < n; ++c) vecs[r * n + c] = v[static_cast<std::size_t>(r + c * n)];
+      for (index_t c = 0; c < n; ++c) vecs[r * n + c] = v[static_cast<std::size_t>(r + c * ld)];
     return true;
   }
   std::vector<T> y;
@@ -488,7 +489,7 @@ bool heev(index_t n, T* w, real_t<T>* vals, T* vecs) {
     // reflectors stored in w(1:n, 0:n-1).
     y.assign(static_cast<std::size_t>(n * n), T(0));
     y[0] = T(1);
-    for (index_t j = 0; j + 1 < n; ++j) std::copy_n(w + j * n + 1, n - 1, y.data() + (j + 1) * n + 1);
+    for (index_t j = 0; j + 1 < n; ++j) std::copy_n(w + j * ld + 1, n - 1, y.data() + (j + 1) * n + 1);
     orgqr_cm(n - 1, n - 1, n - 1, y.data() + n + 1, n, tau.data());
   }
   constexpr index_t cf = is_complex_v<T> ? 2 : 1;
