@@ -53,7 +53,7 @@ domain domain_of(const std::string& f) {
   if (f.rfind("bessel_", 0) == 0) return {0.1, 30};
   if (f == "airy_ai") return {-10, 10};
   if (f.rfind("std_cyl", 0) == 0) return {0.1, 30};
-  if (f.rfind("std_legendre", 0) == 0 || f.rfind("std_hermite", 0) == 0) return {-1, 1};
+  if (f.rfind("std_legendre", 0) == 0 || f.rfind("std_hermite", 0) == 0 || f.rfind("std_laguerre", 0) == 0) return {-1, 1};
   if (f == "gammainc" || f == "gammaincc" || f == "zeta") return {0.01, 30};
   if (f == "polynomial") return {-1, 1};
   return {-5, 5};
@@ -146,15 +146,23 @@ TL_SPECIAL_BENCH_JY(TL_BENCH_TL)
 #undef TL_BENCH_TL
 
 // Binary: gammainc, gammaincc (x in [0.01, 30], a = 2.5 + x / 2: the transition region), zeta(3, q) (q in [0.01, 30]),
-// degree-10 polynomials on [-1, 1] (recurrence for Legendre and Hermite, cos(n acos x) for T).
+// degree-10 polynomials on [-1, 1] (recurrences for Legendre, Hermite and Laguerre, the trigonometric forms for the
+// Chebyshev kinds), Hermite with a degree per element in 8..12 (the _mixed rows).
 template <class T>
-auto binary_expr(const std::string& f, const tl::tensor<T, 1>& a, const tl::tensor<T, 1>& x) {
+auto binary_expr(const std::string& f, const tl::tensor<T, 1>& a, const tl::tensor<T, 1>& x, const tl::tensor<T, 1>& nd) {
   namespace ts = tl::special;
   if (f == "gammainc") return tl::tensor<T, 1>(ts::gammainc(a, x));
   if (f == "gammaincc") return tl::tensor<T, 1>(ts::gammaincc(a, x));
   if (f == "zeta") return tl::tensor<T, 1>(ts::zeta(T(3), x));
   if (f == "chebyshev_polynomial_t") return tl::tensor<T, 1>(ts::chebyshev_polynomial_t(x, T(10)));
+  if (f == "chebyshev_polynomial_u") return tl::tensor<T, 1>(ts::chebyshev_polynomial_u(x, T(10)));
+  if (f == "chebyshev_polynomial_v") return tl::tensor<T, 1>(ts::chebyshev_polynomial_v(x, T(10)));
+  if (f == "chebyshev_polynomial_w") return tl::tensor<T, 1>(ts::chebyshev_polynomial_w(x, T(10)));
   if (f == "hermite_polynomial_h") return tl::tensor<T, 1>(ts::hermite_polynomial_h(x, T(10)));
+  if (f == "hermite_polynomial_he") return tl::tensor<T, 1>(ts::hermite_polynomial_he(x, T(10)));
+  if (f == "laguerre_polynomial_l") return tl::tensor<T, 1>(ts::laguerre_polynomial_l(x, T(10)));
+  // a degree per element (nd: 7 to 12): the recurrence runs to the packet's largest degree
+  if (f == "hermite_polynomial_h_mixed") return tl::tensor<T, 1>(ts::hermite_polynomial_h(x, nd));
   return tl::tensor<T, 1>(ts::legendre_polynomial_p(x, T(10)));
 }
 std::string domain_name(const std::string& f) { return f.find("polynomial") != std::string::npos ? "polynomial" : f; }
@@ -164,9 +172,10 @@ std::string domain_name(const std::string& f) { return f.find("polynomial") != s
     tl::set_num_threads(1);                                        \
     const auto x = input<T>(domain_name(#NAME));                   \
     const tl::tensor<T, 1> a = x * T(0.5) + T(2.5);                \
+    const tl::tensor<T, 1> nd = tl::floor(x * T(2.5)) + T(10);     \
     tl::tensor<T, 1> y;                                            \
     for (auto _ : state) {                                         \
-      y = binary_expr<T>(#NAME, a, x);                             \
+      y = binary_expr<T>(#NAME, a, x, nd);                         \
       benchmark::DoNotOptimize(y.data());                          \
       benchmark::ClobberMemory();                                  \
     }                                                              \
@@ -175,7 +184,9 @@ std::string domain_name(const std::string& f) { return f.find("polynomial") != s
   BENCHMARK_TEMPLATE(BM_tl_##NAME, float);                         \
   BENCHMARK_TEMPLATE(BM_tl_##NAME, double);
 #define TL_SPECIAL_BENCH_BINARY(X) \
-  X(gammainc) X(gammaincc) X(zeta) X(chebyshev_polynomial_t) X(hermite_polynomial_h) X(legendre_polynomial_p)
+  X(gammainc) X(gammaincc) X(zeta) X(chebyshev_polynomial_t) X(chebyshev_polynomial_u) X(chebyshev_polynomial_v) \
+  X(chebyshev_polynomial_w) X(hermite_polynomial_h) X(hermite_polynomial_he) X(laguerre_polynomial_l)            \
+  X(legendre_polynomial_p) X(hermite_polynomial_h_mixed)
 TL_SPECIAL_BENCH_BINARY(TL_BENCH_TL2)
 #undef TL_BENCH_TL2
 /// trigamma: polygamma(1, x).
@@ -224,6 +235,7 @@ TL_BENCH_CMATH(std_cyl_neumann0, std::cyl_neumann(T(0), x))
 TL_BENCH_CMATH(std_riemann_zeta, std::riemann_zeta(T(3) + x * T(0)))
 TL_BENCH_CMATH(std_legendre10, std::legendre(10u, x))
 TL_BENCH_CMATH(std_hermite10, std::hermite(10u, x))
+TL_BENCH_CMATH(std_laguerre10, std::laguerre(10u, std::abs(x)))  // libstdc++ refuses x < 0
 #undef TL_BENCH_CMATH
 
 #ifdef TL_BENCH_HAVE_BOOST
@@ -307,7 +319,8 @@ TL_BENCH_TORCH(airy_ai)
     const auto ta = torch::from_blob(const_cast<T*>(a.data()), {n}, dt).clone();          \
     const auto tx = torch::from_blob(const_cast<T*>(x.data()), {n}, dt).clone();          \
     const auto t3 = torch::full({n}, 3.0, dt), t10 = torch::full({n}, 10.0, dt);          \
-    (void)ta, (void)t3, (void)t10;                                                        \
+    const auto tnd = at::floor(tx * 2.5) + 10;  /* degrees 7 to 12 */                     \
+    (void)ta, (void)t3, (void)t10, (void)tnd;                                             \
     auto ty = torch::empty({n}, dt);                                                      \
     for (auto _ : state) {                                                                \
       CALL;                                                                               \
@@ -322,7 +335,13 @@ TL_BENCH_TORCH2(gammainc, at::special_gammainc_out(ty, ta, tx))
 TL_BENCH_TORCH2(gammaincc, at::special_gammaincc_out(ty, ta, tx))
 TL_BENCH_TORCH2(zeta, at::special_zeta_out(ty, t3, tx))
 TL_BENCH_TORCH2(chebyshev_polynomial_t, at::special_chebyshev_polynomial_t_out(ty, tx, t10))
+TL_BENCH_TORCH2(chebyshev_polynomial_u, at::special_chebyshev_polynomial_u_out(ty, tx, t10))
+TL_BENCH_TORCH2(chebyshev_polynomial_v, at::special_chebyshev_polynomial_v_out(ty, tx, t10))
+TL_BENCH_TORCH2(chebyshev_polynomial_w, at::special_chebyshev_polynomial_w_out(ty, tx, t10))
 TL_BENCH_TORCH2(hermite_polynomial_h, at::special_hermite_polynomial_h_out(ty, tx, t10))
+TL_BENCH_TORCH2(hermite_polynomial_he, at::special_hermite_polynomial_he_out(ty, tx, t10))
+TL_BENCH_TORCH2(laguerre_polynomial_l, at::special_laguerre_polynomial_l_out(ty, tx, t10))
+TL_BENCH_TORCH2(hermite_polynomial_h_mixed, at::special_hermite_polynomial_h_out(ty, tx, tnd))
 TL_BENCH_TORCH2(legendre_polynomial_p, at::special_legendre_polynomial_p_out(ty, tx, t10))
 #undef TL_BENCH_TORCH2
 template <class T>

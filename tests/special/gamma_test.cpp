@@ -4,6 +4,8 @@
 
 #include <tl/special/special.hpp>
 
+#include <cstdint>
+#include <cstring>
 #include <map>
 
 using namespace special_test;
@@ -185,6 +187,53 @@ TEST_CASE_TEMPLATE("polygamma(1, x): special values in packets without negative 
   // Each lane agrees with the scalar path (which picks its own number of recurrence steps).
   const ts::detail::polygamma_fn one;
   for (tl::index_t i = 7; i < 18; ++i) CHECK(near(t(i), static_cast<double>(one(x(i)))));
+}
+
+TEST_CASE("polygamma(1, x): float packets of x >= 0 (the float kernel) round the exact value once") {
+  // Float packets without a negative lane evaluate 1 / x^2 + t T(t) in double with T accurate to
+  // 4e-11 relative, so the float result is within 1/2 ULP plus about 1e-3: against the mpmath rows
+  // with x >= 0 (trigamma.txt and polygamma.txt, order 1) and against the double kernel on 2^20 + 1
+  // float bit patterns spread evenly over [0, inf] (subnormal x, the poles' overflow, the
+  // asymptotic range and +inf included).
+  constexpr double bound = 0.51;
+  std::vector<row> pos;
+  for (const char* name : {"trigamma", "polygamma"})
+    for (const auto& r : load<float>(name, 2))
+      if (r.x == 1 && r.y >= 0) pos.push_back({r.y, 0, r.ref});
+  REQUIRE(pos.size() > 400);
+  const auto x = column<float>(pos);
+  const tl::tensor<float, 1> y = ts::polygamma(1, x);
+  double worst = 0;
+  for (std::size_t i = 0; i < pos.size(); ++i) {
+    const auto k = static_cast<tl::index_t>(i);
+    const double e = ulp_error<float>(y(k), pos[i].ref);
+    if (e > worst) {
+      worst = e;
+      MESSAGE("trigamma float packet: " << e << " ULP at x = " << x(k) << " against mpmath");
+    }
+  }
+  CHECK(worst <= bound);
+  const std::uint32_t top = 0x7f800000u, n = 1u << 20;
+  tl::tensor<float, 1> z(tl::shape_t<1>{n + 1});
+  for (std::uint32_t i = 0; i <= n; ++i) {
+    const auto bits = static_cast<std::uint32_t>(static_cast<std::uint64_t>(top) * i / n);
+    float v = 0;
+    std::memcpy(&v, &bits, sizeof v);
+    z(static_cast<tl::index_t>(i)) = v;
+  }
+  const tl::tensor<float, 1> w = ts::polygamma(1, z);
+  worst = 0;
+  for (tl::index_t k = 0; k < z.numel(); ++k) {
+    const double e = ulp_error<float>(w(k), ts::detail::trigamma_kernel(static_cast<double>(z(k))));
+    if (e > worst) {
+      worst = e;
+      MESSAGE("trigamma float packet: " << e << " ULP at x = " << z(k) << " against the double kernel");
+    }
+  }
+  CHECK(worst <= bound);
+  CHECK(std::isinf(w(0)));            // x = +0: the pole
+  CHECK(w(z.numel() - 1) == 0.0f);    // x = +inf
+  CHECK(std::isinf(w(1)));            // the smallest sampled subnormal: 1 / x^2 overflows
 }
 
 TEST_CASE("gamma family: argument errors, fusion, integer operands, multigammaln domain") {

@@ -5,6 +5,7 @@
 
 #include <tl/special/special.hpp>
 
+#include <cstdint>
 #include <map>
 #include <vector>
 
@@ -13,6 +14,14 @@ namespace ts = tl::special;
 using kind = ts::detail::poly_kind;
 
 namespace {
+/// The twelve functions: X(name, kind, shifted).
+#define TL_POLY_FUNCTIONS(X)                                                                                      \
+  X(chebyshev_polynomial_t, t, false) X(chebyshev_polynomial_u, u, false) X(chebyshev_polynomial_v, v, false)     \
+  X(chebyshev_polynomial_w, w, false) X(shifted_chebyshev_polynomial_t, t, true)                                  \
+  X(shifted_chebyshev_polynomial_u, u, true) X(shifted_chebyshev_polynomial_v, v, true)                           \
+  X(shifted_chebyshev_polynomial_w, w, true) X(hermite_polynomial_h, h, false) X(hermite_polynomial_he, he, false) \
+  X(laguerre_polynomial_l, l, false) X(legendre_polynomial_p, p, false)
+
 /// The scale of the rounding errors a polynomial evaluation cannot avoid at x: the sum of
 /// |c_k| |x|^k for Hermite and Laguerre (the polynomial with every term positive), the maximum
 /// on [-1, 1] for Chebyshev and Legendre at |x| <= 1 (0 outside: relative accuracy there).
@@ -97,19 +106,8 @@ TEST_CASE_TEMPLATE("orthogonal polynomials: error against the mpmath reference",
     MESSAGE(#NAME << ": max error " << e.first << " (trigonometric forms " << e.second << ")");           \
     CHECK(e.first <= bound);                                                                               \
     CHECK(e.second <= trig_bound);                                                                         \
-  } while (0)
-  TL_CHECK_POLY(chebyshev_polynomial_t, t, false);
-  TL_CHECK_POLY(chebyshev_polynomial_u, u, false);
-  TL_CHECK_POLY(chebyshev_polynomial_v, v, false);
-  TL_CHECK_POLY(chebyshev_polynomial_w, w, false);
-  TL_CHECK_POLY(shifted_chebyshev_polynomial_t, t, true);
-  TL_CHECK_POLY(shifted_chebyshev_polynomial_u, u, true);
-  TL_CHECK_POLY(shifted_chebyshev_polynomial_v, v, true);
-  TL_CHECK_POLY(shifted_chebyshev_polynomial_w, w, true);
-  TL_CHECK_POLY(hermite_polynomial_h, h, false);
-  TL_CHECK_POLY(hermite_polynomial_he, he, false);
-  TL_CHECK_POLY(laguerre_polynomial_l, l, false);
-  TL_CHECK_POLY(legendre_polynomial_p, p, false);
+  } while (0);
+  TL_POLY_FUNCTIONS(TL_CHECK_POLY)
 #undef TL_CHECK_POLY
 }
 
@@ -209,3 +207,44 @@ TEST_CASE("orthogonal polynomials: scalar n, broadcasting, NaN, integer operands
   CHECK(kf(0) == 15.0f);   // U_2(2) = 4x^2 - 1
   CHECK(kf(1) == 204.0f);  // U_3(3) = 8x^3 - 4x
 }
+
+TEST_CASE_TEMPLATE("orthogonal polynomials: packets with a degree per lane agree with the scalar path", T, float, double) {
+  // Packets whose lanes have different degrees run the recurrence to the largest and keep each
+  // lane's own value: it must be the scalar path's value exactly (same steps, same roundings);
+  // lanes in the Chebyshev kinds' trigonometric forms (tl's packet acos against libm's) within
+  // 1e-12 (float: 2^-23) of the envelope 2n + 1. Also n < 0, n = 0, fractional, NaN and infinite n, |x| = 1,
+  // x = 0 and NaN x, every few lanes.
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  const double xs_special[] = {1.0, -1.0, 0.0, -0.0, nan, 0.5, -0.5, 2.0, 0.75, 0.25};
+  const double ns_special[] = {0, -1, -0.5, 0.7, 1.5, 7, 9, 12, nan, inf, -inf, 50, 3};
+  const tl::index_t len = 2053;
+  tl::tensor<T, 1> x(tl::shape_t<1>{len}), n(tl::shape_t<1>{len});
+  std::uint32_t s = 7;
+  for (tl::index_t i = 0; i < len; ++i) {
+    s = s * 1664525u + 1013904223u;
+    const double u = static_cast<double>(s >> 8) / 16777216.0;
+    x(i) = static_cast<T>(i % 7 == 0 ? xs_special[(s >> 3) % 10] : -3 + 6 * u);
+    n(i) = static_cast<T>(i % 5 == 0 ? ns_special[(s >> 5) % 13] : std::floor(u * 30) - 2);
+  }
+  const auto compare = [&](auto fn, const tl::tensor<T, 1>& y, kind k, bool shifted, const char* name) {
+    int mismatches = 0;
+    for (tl::index_t i = 0; i < len; ++i) {
+      const T want = fn(x(i), n(i));
+      const double xv = shifted ? 2.0 * static_cast<double>(x(i)) - 1 : static_cast<double>(x(i));
+      const bool cheb = k == kind::t || k == kind::u || k == kind::v || k == kind::w;
+      const bool trig = cheb && std::fabs(xv) < 1 && std::trunc(static_cast<double>(n(i))) > (k == kind::t ? 6 : 8);
+      const double tol = (std::is_same_v<T, float> ? 0x1p-23 : 1e-12) * (2 * static_cast<double>(n(i)) + 1);
+      const bool ok = (std::isnan(y(i)) && std::isnan(want)) ||
+                      (trig ? std::fabs(static_cast<double>(y(i)) - want) <= tol : y(i) == want && std::signbit(y(i)) == std::signbit(want));
+      if (!ok && mismatches++ < 3)
+        MESSAGE(std::string(name) << ": x = " << static_cast<double>(x(i)) << ", n = " << static_cast<double>(n(i)) << ": packet "
+                     << static_cast<double>(y(i)) << ", scalar " << static_cast<double>(want));
+    }
+    CHECK(mismatches == 0);
+  };
+#define TL_CHECK_LANES(NAME, K, S) \
+  compare(ts::detail::poly_fn<kind::K, S>{}, tl::tensor<T, 1>(ts::NAME(x, n)), kind::K, S, #NAME);
+  TL_POLY_FUNCTIONS(TL_CHECK_LANES)
+#undef TL_CHECK_LANES
+}
+#undef TL_POLY_FUNCTIONS

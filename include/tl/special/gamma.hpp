@@ -64,6 +64,16 @@ struct polygamma_fn : via_double_member<polygamma_fn> {
   TL_SPECIAL_KERNEL V kernel(const V& x) const {
     return n == 0 ? digamma_kernel(x) : n == 1 ? trigamma_kernel(x) : polygamma_kernel(n, x);
   }
+  /// Float packets of trigamma without a negative lane take the float kernel (one division and
+  /// an 11-term polynomial in double); the others the double kernels.
+  template <class B>
+  TL_INLINE B packet(const B& x) const {
+    if constexpr (std::is_same_v<typename B::value_type, float>) {
+      if (n == 1 && !xsimd::any(x < B(0)))
+        return tl::detail::float_via_double(x, [](const auto& d) { return trigamma_float_kernel(d); });
+    }
+    return via_double_member<polygamma_fn>::packet(x);
+  }
 };
 /// log of the multivariate gamma function of dimension p (order -1) and its derivatives:
 /// sum_j<p psi^(order)(x - j / 2) (order >= 0); NaN where x <= (p - 1) / 2.

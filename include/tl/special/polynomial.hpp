@@ -4,8 +4,8 @@
 /// forms, hermite_polynomial_h/he, laguerre_polynomial_l, legendre_polynomial_p (torch.special).
 ///
 /// Lazy binary expressions (x and n broadcast; either may be a scalar), float or double (integer
-/// operands compute in float), evaluated in double: packets with one degree (a scalar n) run on
-/// double packets, other packets the scalar functor lane by lane.
+/// operands compute in float), evaluated in double, on double packets (a packet whose lanes have
+/// different degrees runs the recurrence to the largest of them).
 /// torch's conventions: n is truncated to an integer, n < 0 gives 0; the Chebyshev polynomials
 /// take the closed trigonometric forms for |x| < 1 and large n (T: n > 6; U, V, W: n > 8) and exact
 /// values at |x| = 1; the shifted forms are the plain ones at 2x - 1. A NaN or infinite n gives
@@ -25,27 +25,81 @@ namespace detail {
 
 enum class poly_kind { t, u, v, w, h, he, l, p };
 
+/// k / (k + 1) and 1 / (k + 1), the coefficients of the Legendre and Laguerre steps, for k < 128
+/// (packets read them here instead of dividing once per step; the values are the same).
+struct poly_coefficients {
+  double b[128], c[128];
+};
+inline constexpr poly_coefficients poly_table = [] {
+  poly_coefficients t{};
+  for (int k = 0; k < 128; ++k) {
+    t.b[k] = static_cast<double>(k) / (k + 1);
+    t.c[k] = 1.0 / (k + 1);
+  }
+  return t;
+}();
+
+/// The polynomial of kind K and degree 1 at x.
+template <poly_kind K, class V>
+TL_HDI V poly_first(const V& x) {
+  if constexpr (K == poly_kind::t || K == poly_kind::he || K == poly_kind::p) return x;
+  else if constexpr (K == poly_kind::u || K == poly_kind::h) return x + x;
+  else if constexpr (K == poly_kind::v) return x + x - V(1);
+  else if constexpr (K == poly_kind::w) return x + x + V(1);
+  else return V(1) - x;
+}
+/// One step of the three-term recurrence of kind K: degree k + 1 from q (degree k) and p (k - 1);
+/// x2 = x + x. Legendre as x q + k/(k + 1) (x q - p) and Laguerre as
+/// q + k/(k + 1) (q - p) - x q/(k + 1): no division, and the values at x = +-1 (Legendre) and
+/// x = 0 (Laguerre) stay exact, since the differences vanish there.
+template <poly_kind K, class V>
+TL_HDI V poly_step(long long k, const V& x, const V& x2, const V& p, const V& q) {
+  const double kd = static_cast<double>(k);
+  if constexpr (K == poly_kind::h) {
+    return vfms(x2, q, V(kd + kd) * p);
+  } else if constexpr (K == poly_kind::he) {
+    return vfms(x, q, V(kd) * p);
+  } else if constexpr (K == poly_kind::p || K == poly_kind::l) {
+    double b = kd / (kd + 1), c = 1 / (kd + 1);
+    if constexpr (!is_scalar_v<V>) {
+      if (k < 128) b = poly_table.b[k], c = poly_table.c[k];
+    }
+    if constexpr (K == poly_kind::p) {
+      const V t = x * q;
+      return vfma(V(b), t - p, t);
+    } else {
+      return vfma(V(b), q - p, vfnma(V(c) * x, q, q));
+    }
+  } else {
+    return vfms(x2, q, p);
+  }
+}
 /// The three-term recurrence of kind K to degree n >= 1, on a double or a packet of doubles.
 template <poly_kind K, class V>
 TL_HDI V poly_recurrence(const V& x, long long n) {
-  V p(1), q;
-  if constexpr (K == poly_kind::t || K == poly_kind::he || K == poly_kind::p) q = x;
-  else if constexpr (K == poly_kind::u || K == poly_kind::h) q = x + x;
-  else if constexpr (K == poly_kind::v) q = x + x - V(1);
-  else if constexpr (K == poly_kind::w) q = x + x + V(1);
-  else q = V(1) - x;
+  const V x2 = x + x;
+  V p(1), q = poly_first<K>(x);
   for (long long k = 1; k < n; ++k) {
-    const V kd(static_cast<double>(k));
-    V r;
-    if constexpr (K == poly_kind::h) r = (x + x) * q - (kd + kd) * p;
-    else if constexpr (K == poly_kind::he) r = x * q - kd * p;
-    else if constexpr (K == poly_kind::l) r = ((kd + kd + V(1) - x) * q - kd * p) / (kd + V(1));
-    else if constexpr (K == poly_kind::p) r = ((kd + kd + V(1)) * x * q - kd * p) / (kd + V(1));
-    else r = (x + x) * q - p;
+    const V r = poly_step<K>(k, x, x2, p, q);
     p = q;
     q = r;
   }
   return q;
+}
+/// The recurrence on a packet whose lanes have their own degrees nv (integers; the lanes of degree
+/// >= 1 matter): it runs to nmax, and each lane keeps the value of its own degree, the same value
+/// poly_recurrence gives it.
+template <poly_kind K, class D>
+TL_INLINE D poly_recurrence_lanes(const D& x, const D& nv, long long nmax) {
+  const D x2 = x + x;
+  D p(1), q = poly_first<K>(x), res = q;
+  for (long long k = 1; k < nmax; ++k) {
+    const D r = poly_step<K>(k, x, x2, p, q);
+    p = q;
+    q = r;
+    res = xsimd::select(nv == D(static_cast<double>(k + 1)), r, res);
+  }
+  return res;
 }
 
 /// The polynomial of kind K and degree n at x, in double (torch's formulas and special cases).
@@ -107,74 +161,107 @@ TL_INLINE D acos_packet(const D& y) {
   return xsimd::select(ay <= D(0.5), near, far);
 }
 
-/// The Chebyshev polynomial of kind K and degree n >= 1 on a packet of doubles: the same formulas
-/// and cases as poly_eval (exact values at |y| = 1, the trigonometric forms for |y| < 1 and large
-/// n, the recurrence elsewhere): acos_packet, cos and sin from xsimd.
-template <poly_kind K, class D>
-TL_INLINE D chebyshev_packet(const D& y, long long n) {
-  const double n1 = static_cast<double>(n);
-  const auto ay = xsimd::abs(y);
-  const auto inside = ay < D(1);
-  const bool trig = n > (K == poly_kind::t ? 6 : 8) && xsimd::any(inside);
+/// The Chebyshev polynomial of kind K on a packet of doubles, in the lanes of degree nv >= 1 (nv
+/// holds integers; the caller sets the other lanes and NaN): the same formulas and cases as
+/// poly_eval (exact values at |y| = 1, the trigonometric forms for |y| < 1 and large n, the
+/// recurrence elsewhere, run to the largest degree among its lanes); acos_packet, cos and sin
+/// from xsimd. Mixed: the lanes' degrees may differ; otherwise they are all n.
+template <poly_kind K, bool Mixed, class D>
+TL_INLINE D chebyshev_packet(const D& y, const D& nv, long long n) {
+  const D ay = xsimd::abs(y);
+  const auto edge = ay == D(1);
+  const auto trig = ay < D(1) && nv > D(K == poly_kind::t ? 6 : 8);
+  const auto rec = !(trig || edge) && nv >= D(1);
   D res(0);
-  if (!trig || !xsimd::all(inside)) res = poly_recurrence<K>(y, n);
-  if (trig) {
+  if (xsimd::any(rec)) {
+    if constexpr (Mixed) res = poly_recurrence_lanes<K>(y, nv, static_cast<long long>(lane_max(xsimd::select(rec, nv, D(1)))));
+    else res = poly_recurrence<K>(y, n);
+  }
+  if (xsimd::any(trig)) {
     const D th = acos_packet(y);
     D f;
     if constexpr (K == poly_kind::t) {
-      f = xsimd::cos(D(n1) * th);
+      f = xsimd::cos(nv * th);
     } else if constexpr (K == poly_kind::u) {
-      const D sn = xsimd::sin(th);
-      f = xsimd::select(sn != D(0), xsimd::sin(D(n1 + 1) * th) / sn, D(n1 + 1) * xsimd::cos(D(n1 + 1) * th) * y);
+      const D sn = xsimd::sin(th), n1 = nv + D(1);
+      f = xsimd::select(sn != D(0), xsimd::sin(n1 * th) / sn, n1 * xsimd::cos(n1 * th) * y);
     } else if constexpr (K == poly_kind::v) {
-      f = xsimd::cos(D(n1 + 0.5) * th) / xsimd::cos(th / D(2));
+      f = xsimd::cos((nv + D(0.5)) * th) / xsimd::cos(th / D(2));
     } else {
-      f = xsimd::sin(D(n1 + 0.5) * th) / xsimd::sin(th / D(2));
+      f = xsimd::sin((nv + D(0.5)) * th) / xsimd::sin(th / D(2));
     }
-    res = xsimd::select(inside, f, res);
+    res = xsimd::select(trig, f, res);
   }
-  const auto edge = ay == D(1);
   if (xsimd::any(edge)) {
-    const bool even = n % 2 == 0;
+    const D half = nv * D(0.5);
+    const D sgn = xsimd::select(xsimd::floor(half) == half, D(1), D(-1));  // (-1)^n
     const auto pos = y > D(0);
-    const D odd2(n1 + n1 + 1);
+    const D odd2 = nv + nv + D(1);
     D e;
-    if constexpr (K == poly_kind::t) e = xsimd::select(pos, D(1), D(even ? 1.0 : -1.0));
-    else if constexpr (K == poly_kind::u) e = xsimd::select(pos, D(n1 + 1), D(even ? n1 + 1 : -(n1 + 1)));
-    else if constexpr (K == poly_kind::v) e = xsimd::select(pos, D(1), even ? odd2 : D(-(n1 + n1 + 1)));
-    else e = xsimd::select(pos, odd2, D(even ? 1.0 : -1.0));
+    if constexpr (K == poly_kind::t) e = xsimd::select(pos, D(1), sgn);
+    else if constexpr (K == poly_kind::u) e = (nv + D(1)) * xsimd::select(pos, D(1), sgn);
+    else if constexpr (K == poly_kind::v) e = xsimd::select(pos, D(1), sgn * odd2);
+    else e = xsimd::select(pos, odd2, sgn);
     res = xsimd::select(edge, e, res);
   }
-  return xsimd::select(xsimd::isnan(y), y, res);
+  return res;
 }
 
 /// Elementwise (x, n) functor; Shifted evaluates at 2x - 1 (computed in double per element).
-/// Packets whose lanes share one degree n >= 1 (a scalar n, the common case) run on double
-/// packets (the recurrence; for the Chebyshev kinds also the trigonometric forms and the exact
-/// values at |x| = 1); packets with mixed degrees run the scalar kernel lane by lane.
+/// Packets run on double packets: those whose lanes share one degree n >= 1 (a scalar n, the
+/// common case) run the recurrence without per-lane selection; the others run it to their
+/// largest degree, each lane keeping its own (and set the lanes with n < 1, a NaN or infinite n).
+/// For the Chebyshev kinds also the trigonometric forms and the exact values at |x| = 1.
 template <poly_kind K, bool Shifted>
 struct poly_fn : lanewise_binary<poly_fn<K, Shifted>> {
   static constexpr const char* name = "orthogonal_polynomial";
   static TL_HDI double eval(double x, double n) { return poly_eval<K>(Shifted ? x + x - 1 : x, n); }
 
+  /// The lanes of degree nv >= 1 at y (double packets); without Mixed, every lane has degree n.
+  template <bool Mixed, class D>
+  static TL_INLINE D lanes(const D& y, const D& nv, long long n) {
+    if constexpr (K == poly_kind::t || K == poly_kind::u || K == poly_kind::v || K == poly_kind::w)
+      return chebyshev_packet<K, Mixed>(y, nv, n);
+    else if constexpr (Mixed)
+      return poly_recurrence_lanes<K>(y, nv, static_cast<long long>(lane_max(xsimd::select(nv >= D(1), nv, D(1)))));
+    else
+      return poly_recurrence<K>(y, n);
+  }
+  template <class D>
+  static TL_INLINE D shifted(const D& xd) {
+    return Shifted ? xd + xd - D(1) : xd;  // rounded as eval rounds it (exact for a float x)
+  }
+
   template <class B>
   TL_INLINE B packet(const B& x, const B& n) const {
     using T = typename B::value_type;
     const double n0 = common_lane(n);
-    if (n0 >= 1 && n0 < 0x1p62) {  // also false for NaN
-      const long long nn = static_cast<long long>(n0);
+    if (n0 >= 1 && n0 < 0x1p62) {  // one degree (also false for NaN)
+      const auto nn = static_cast<long long>(n0);
       const auto run = [nn](const auto& xd) {
         using D = std::remove_cvref_t<decltype(xd)>;
-        const D y = Shifted ? xd + xd - D(1) : xd;  // rounded as eval rounds it (exact for a float x)
-        if constexpr (K == poly_kind::t || K == poly_kind::u || K == poly_kind::v || K == poly_kind::w)
-          return chebyshev_packet<K>(y, nn);
-        else
-          return xsimd::select(xsimd::isnan(y), y, poly_recurrence<K>(y, nn));
+        const D y = shifted(xd);
+        return xsimd::select(xsimd::isnan(y), y, lanes<false>(y, D(static_cast<double>(nn)), nn));
       };
       if constexpr (std::is_same_v<T, float>) return tl::detail::float_via_double(x, run);
       else return run(x);
     }
-    return lanewise_binary<poly_fn>::packet(x, n);
+    const auto run = [](const auto& xd, const auto& nd) {
+      using D = std::remove_cvref_t<decltype(xd)>;
+      const D y = shifted(xd);
+      const auto bad = !(xsimd::abs(nd) < D(std::numeric_limits<double>::infinity()));  // NaN or inf
+      // n truncated toward zero as eval truncates it (below 2^52 by adding and subtracting 2^52)
+      const D a = xsimd::select(bad, D(0), xsimd::select(xsimd::abs(nd) < D(0x1p62), xsimd::abs(nd), D(0x1p62)));
+      const D r = xsimd::select(a < D(0x1p52), (a + D(0x1p52)) - D(0x1p52), a);
+      const D nv = xsimd::copysign(xsimd::select(r > a, r - D(1), r), nd);
+      D res = lanes<true>(y, nv, 0);
+      res = xsimd::select(nv == D(0), D(1), res);
+      res = xsimd::select(nv < D(0), D(0), res);
+      res = xsimd::select(bad, D(std::numeric_limits<double>::quiet_NaN()), res);
+      return xsimd::select(xsimd::isnan(y), y, res);
+    };
+    if constexpr (std::is_same_v<T, float>) return tl::detail::float_via_double_n(run, x, n);
+    else return run(x, n);
   }
 };
 

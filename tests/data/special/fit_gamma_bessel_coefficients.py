@@ -10,6 +10,8 @@ first) and the maximum relative error of a double-precision Horner evaluation on
   gammaln:  K1(t) = lgamma(1 + t) / (t (t - 1))   t in [-0.25, 0.75]   (x in (0, 1.75))
             K2(s) = lgamma(2 + s) / (s (s + 1))   s in [-0.25, 1]      (x in [1.75, 3))
   digamma:  R(t) = psi(1 + t) / (t - t0)      t in [0, 2]          (t0 = x0 - 1, x0 the zero of psi)
+  trigamma (float results, evaluated in double):
+            T(t) = (y + 3/8) psi'(y)          t = 1 / (y + 3/8) in (0, 8/11]   (y = x + 1 >= 1)
   i0e:      e^-x I0(x)                        x in [0, 8]
             sqrt(x) e^-x I0(x)                1/x in (0, 1/8]
   i1e:      e^-x I1(x) / x                    x in [0, 8]
@@ -90,6 +92,14 @@ def r_of(t):
     return mp.psi(0, 1 + t) / (t - T0)
 
 
+def trigamma_t(t):
+    # (y + c) psi'(y) as a function of t = 1 / (y + c), c = 3/8: tends to 1 as t -> 0 (y -> inf),
+    # smooth on [0, 1 / (1 + c)]
+    if t == 0:
+        return mp.mpf(1)
+    return mp.psi(1, 1 / t - mp.mpf(3) / 8) / t
+
+
 def i_small(k):
     return lambda x: (mp.exp(-x) * mp.besseli(k, x)) / (x if k == 1 and x != 0 else 1) if not (k == 1 and x == 0) else mp.mpf(0.5)
 
@@ -136,6 +146,7 @@ if __name__ == "__main__":
     fit("lgamma K1", on("-0.25", "0.75", lg_over(1)), 22)
     fit("lgamma K2", on("-0.25", "1", lg_over(2)), 19)
     fit("R", on(0, 2, r_of), 30)
+    fit("trigamma T (float)", on(0, mp.mpf(8) / 11, trigamma_t), 11)
     fit("I0 small", on(0, 8, i_small(0)), 30)
     fit("I0 large", on(0, "0.125", i_large(0)), 24)
     fit("I1 small", on(0, 8, i_small(1)), 30)

@@ -178,24 +178,6 @@ TL_SPECIAL_KERNEL V digamma_kernel(const V& x) {
 
 // ---- polygamma ----------------------------------------------------------------------------------
 
-/// Smallest lane of v (v itself for a scalar).
-template <class V>
-TL_SPECIAL_KERNEL double lane_min(const V& v) {
-  if constexpr (is_scalar_v<V>) {
-    return v;
-  } else {
-    alignas(64) double lanes[V::size];
-    v.store_aligned(lanes);
-    double m = lanes[0];
-    for (double l : lanes) m = l < m ? l : m;
-    return m;
-  }
-}
-/// Largest lane of v (v itself for a scalar).
-template <class V>
-TL_SPECIAL_KERNEL double lane_max(const V& v) {
-  return -lane_min(V(-v));
-}
 /// Hurwitz zeta(s, q) = sum_k (q + k)^-s for integer s >= 2 and finite q > -2^31 not a pole
 /// (Euler-Maclaurin: the terms up to q + N >= s + 8, N uniform over the packet; q = +inf gives NaN).
 template <class V>
@@ -321,6 +303,25 @@ TL_SPECIAL_KERNEL V trigamma_kernel(const V& x) {
     t0 = sel(tiny, r0 * r0, t0);
   }
   return sel(small, s + t0, V(0)) + trigamma_asymptotic(sel(small, xs + V(k), x));
+}
+
+/// psi'(x) for the arguments of float packets, x >= 0 or NaN, in double to 4e-11 relative (the
+/// float result is the double one rounded once): psi'(x) = 1 / x^2 + psi'(x + 1), and for y >= 1,
+/// (y + 3/8) psi'(y) = T(t) with t = 1 / (y + 3/8) (T: an 11-term Chebyshev fit in t on (0, 8/11],
+/// fit_gamma_bessel_coefficients.py), so psi'(x) = 1 / x^2 + t T(t), t = 1 / (x + 11/8). One
+/// division gives both reciprocals: r = 1 / (x^2 (x + 11/8)), 1 / x^2 = r (x + 11/8), t = r x^2.
+/// Not for double arguments: x^2 (x + 11/8) stays finite and normal in double only for x in
+/// float's range.
+template <class V>
+TL_SPECIAL_KERNEL V trigamma_float_kernel(const V& x) {
+  const V d = x + V(1.375), x2 = x * x;
+  const V r = V(1) / (x2 * d);
+  const V g = horner<1.4347874799931366, 0.5832370213018684, 0.18670292591980506, 0.04583845062730612,
+                     0.009027804927555352, 0.0017554173773274985, 0.0003633805410644572, 5.837909772916894e-05,
+                     1.036730812171476e-05, 2.9025256711353235e-06, 2.1221713562033592e-07>(vfma(r * x2, V(2.75), V(-1)));
+  const V res = r * vfma(x2, g, d);  // (d + x^2 T) / (x^2 d)
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  return sel(x == V(0), V(inf), sel(x == V(inf), V(0), res));
 }
 
 }  // namespace tl::special::detail

@@ -101,6 +101,17 @@ TL_SPECIAL_KERNEL V vfma(const V& a, const V& b, const V& c) {
   if constexpr (is_scalar_v<V>) return std::fma(a, b, c);
   else return tl::detail::simd_fma(a, b, c);
 }
+/// a b - c and c - a b, each with one rounding.
+template <class V>
+TL_SPECIAL_KERNEL V vfms(const V& a, const V& b, const V& c) {
+  if constexpr (is_scalar_v<V>) return std::fma(a, b, -c);
+  else return tl::detail::simd_fms(a, b, c);
+}
+template <class V>
+TL_SPECIAL_KERNEL V vfnma(const V& a, const V& b, const V& c) {
+  if constexpr (is_scalar_v<V>) return std::fma(-a, b, c);
+  else return tl::detail::simd_fnma(a, b, c);
+}
 template <class V>
 TL_SPECIAL_KERNEL auto visnan(const V& x) {
   if constexpr (is_scalar_v<V>) return std::isnan(x);
@@ -267,6 +278,24 @@ TL_INLINE double common_lane(const B& v) {
   return static_cast<double>(lanes[0]);
 }
 
+/// Smallest lane of v (v itself for a scalar).
+template <class V>
+TL_SPECIAL_KERNEL double lane_min(const V& v) {
+  if constexpr (is_scalar_v<V>) {
+    return v;
+  } else {
+    alignas(64) double lanes[V::size];
+    v.store_aligned(lanes);
+    double m = lanes[0];
+    for (double l : lanes) m = l < m ? l : m;
+    return m;
+  }
+}
+/// Largest lane of v (v itself for a scalar).
+template <class V>
+TL_SPECIAL_KERNEL double lane_max(const V& v) {
+  return -lane_min(V(-v));
+}
 template <class Derived>
 struct lanewise_binary : tl::detail::floating_binary {
   template <class T>
