@@ -14,6 +14,8 @@
 
 #include "tl/core/complex.hpp"
 #include "tl/core/dtype.hpp"
+#include "tl/linalg/detail/aligned_buffer.hpp"
+#include "tl/linalg/detail/geqrf.hpp"
 
 namespace tl::linalg::detail {
 
@@ -302,20 +304,28 @@ bool svd_tall(index_t m, index_t n, T* a, real_t<T>* s, T* ut, index_t ucols, T*
   bidiagonalize(m, n, a, s, e.data(), tq.data(), tp.data(), w);
   constexpr index_t cf = is_complex_v<T> ? 2 : 1;
   if (ut) {
-    // Q (m x ucols) by backward accumulation, then transposed into ut.
-    std::vector<T> q(static_cast<std::size_t>(m * ucols), T(0));
-    for (index_t i = 0; i < ucols; ++i) q[i * ucols + i] = T(1);
-    for (index_t k = n; k-- > 0;)
-      apply_reflector_left(tq[k], a + (k + 1) * n + k, n, m - k, q.data() + k * ucols + k, ucols - k, ucols, w);
-    for (index_t i = 0; i < m; ++i)
-      for (index_t j = 0; j < ucols; ++j) ut[j * m + i] = q[i * ucols + j];
-    // P (n x n), then vh = P^H.
-    std::vector<T> p(static_cast<std::size_t>(n * n), T(0));
-    for (index_t i = 0; i < n; ++i) p[i * n + i] = T(1);
-    for (index_t k = n - 1; k-- > 0;)
-      apply_reflector_left(tp[k], a + k * n + k + 2, 1, n - k - 1, p.data() + (k + 1) * n + k + 1, n - k - 1, n, w);
-    for (index_t i = 0; i < n; ++i)
-      for (index_t j = 0; j < n; ++j) vh[i * n + j] = conj_of(p[j * n + i]);
+    // Q = H(0) ... H(n-1) (m x ucols) by the blocked orgqr on a column-major copy of the left
+    // reflectors; column j of Q is row j of ut.
+    const index_t ldq = padded_ld<T>(m);
+    std::vector<T> q(static_cast<std::size_t>(ldq * ucols));
+    for (index_t k = 0; k < n; ++k)
+      for (index_t i = k + 1; i < m; ++i) q[static_cast<std::size_t>(i + k * ldq)] = a[i * n + k];
+    orgqr_cm(m, ucols, n, q.data(), ldq, tq.data());
+    for (index_t j = 0; j < ucols; ++j) std::copy_n(q.data() + j * ldq, m, ut + j * m);
+    // P = diag(1, P'), P' = G(0) ... G(n-2) on indices 1..n-1, the same way; vh = P^H, so row i
+    // of vh is the conjugated column i - 1 of P'.
+    std::fill(vh, vh + n * n, T(0));
+    vh[0] = T(1);
+    const index_t n1 = n - 1;
+    if (n1 > 0) {
+      const index_t ldp = padded_ld<T>(n1);
+      std::vector<T> p(static_cast<std::size_t>(ldp * n1));
+      for (index_t k = 0; k < n1; ++k)
+        for (index_t i = k + 1; i < n1; ++i) p[static_cast<std::size_t>(i + k * ldp)] = a[k * n + i + 1];
+      orgqr_cm(n1, n1, n1, p.data(), ldp, tp.data());
+      for (index_t i = 1; i < n; ++i)
+        for (index_t j = 1; j < n; ++j) vh[i * n + j] = conj_of(p[static_cast<std::size_t>((j - 1) + (i - 1) * ldp)]);
+    }
   }
   Rl* utr = reinterpret_cast<Rl*>(ut);
   Rl* vhr = reinterpret_cast<Rl*>(vh);
