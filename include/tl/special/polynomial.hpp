@@ -49,17 +49,17 @@ TL_HDI V poly_first(const V& x) {
   else return V(1) - x;
 }
 /// One step of the three-term recurrence of kind K: degree k + 1 from q (degree k) and p (k - 1);
-/// x2 = x + x. Legendre as x q + k/(k + 1) (x q - p) and Laguerre as
+/// kv = k (carried by the loop as a packet), x2 = x + x. Legendre as x q + k/(k + 1) (x q - p) and Laguerre as
 /// q + k/(k + 1) (q - p) - x q/(k + 1): no division, and the values at x = +-1 (Legendre) and
 /// x = 0 (Laguerre) stay exact, since the differences vanish there.
 template <poly_kind K, class V>
-TL_HDI V poly_step(long long k, const V& x, const V& x2, const V& p, const V& q) {
-  const double kd = static_cast<double>(k);
+TL_HDI V poly_step(long long k, const V& kv, const V& x, const V& x2, const V& p, const V& q) {
   if constexpr (K == poly_kind::h) {
-    return vfms(x2, q, V(kd + kd) * p);
+    return vfms(x2, q, (kv + kv) * p);
   } else if constexpr (K == poly_kind::he) {
-    return vfms(x, q, V(kd) * p);
+    return vfms(x, q, kv * p);
   } else if constexpr (K == poly_kind::p || K == poly_kind::l) {
+    const double kd = static_cast<double>(k);
     double b = kd / (kd + 1), c = 1 / (kd + 1);
     if constexpr (!is_scalar_v<V>) {
       if (k < 128) b = poly_table.b[k], c = poly_table.c[k];
@@ -78,11 +78,12 @@ TL_HDI V poly_step(long long k, const V& x, const V& x2, const V& p, const V& q)
 template <poly_kind K, class V>
 TL_HDI V poly_recurrence(const V& x, long long n) {
   const V x2 = x + x;
-  V p(1), q = poly_first<K>(x);
+  V p(1), q = poly_first<K>(x), kv(1);
   for (long long k = 1; k < n; ++k) {
-    const V r = poly_step<K>(k, x, x2, p, q);
+    const V r = poly_step<K>(k, kv, x, x2, p, q);
     p = q;
     q = r;
+    kv = kv + V(1);
   }
   return q;
 }
@@ -91,13 +92,17 @@ TL_HDI V poly_recurrence(const V& x, long long n) {
 /// poly_recurrence gives it.
 template <poly_kind K, class D>
 TL_INLINE D poly_recurrence_lanes(const D& x, const D& nv, long long nmax) {
+  // Up to a multiple of 4 steps (the extra ones change no lane's value): a loop count that
+  // varies from packet to packet would be mispredicted at its exit, and the packet's work with it.
+  nmax = nmax < (1ll << 60) ? (nmax + 2) / 4 * 4 + 1 : nmax;
   const D x2 = x + x;
-  D p(1), q = poly_first<K>(x), res = q;
+  D p(1), q = poly_first<K>(x), res = q, kv(1);
   for (long long k = 1; k < nmax; ++k) {
-    const D r = poly_step<K>(k, x, x2, p, q);
+    const D r = poly_step<K>(k, kv, x, x2, p, q);
     p = q;
     q = r;
-    res = xsimd::select(nv == D(static_cast<double>(k + 1)), r, res);
+    kv = kv + D(1);
+    res = xsimd::select(nv == kv, r, res);
   }
   return res;
 }
@@ -184,7 +189,8 @@ TL_INLINE D chebyshev_packet(const D& y, const D& nv, long long n) {
       f = xsimd::cos(nv * th);
     } else if constexpr (K == poly_kind::u) {
       const D sn = xsimd::sin(th), n1 = nv + D(1);
-      f = xsimd::select(sn != D(0), xsimd::sin(n1 * th) / sn, n1 * xsimd::cos(n1 * th) * y);
+      f = xsimd::sin(n1 * th) / sn;
+      if (const auto zero = sn == D(0); xsimd::any(zero)) f = xsimd::select(zero, n1 * xsimd::cos(n1 * th) * y, f);
     } else if constexpr (K == poly_kind::v) {
       f = xsimd::cos((nv + D(0.5)) * th) / xsimd::cos(th / D(2));
     } else {

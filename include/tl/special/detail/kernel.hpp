@@ -273,9 +273,8 @@ template <class B>
 TL_INLINE double common_lane(const B& v) {
   alignas(64) typename B::value_type lanes[B::size];
   v.store_aligned(lanes);
-  for (std::size_t i = 1; i < B::size; ++i)
-    if (lanes[i] != lanes[0]) return std::numeric_limits<double>::quiet_NaN();
-  return static_cast<double>(lanes[0]);
+  // one packet compare: a loop over the lanes would stop at an unpredictable lane
+  return xsimd::all(v == B(lanes[0])) ? static_cast<double>(lanes[0]) : std::numeric_limits<double>::quiet_NaN();
 }
 
 /// Smallest lane of v (v itself for a scalar).
