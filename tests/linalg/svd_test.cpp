@@ -66,6 +66,8 @@ void svd_shapes() {
   CAPTURE(sizeof(T));
   const std::vector<std::pair<index_t, index_t>> shapes{{1, 1}, {2, 2}, {3, 3}, {5, 3}, {3, 5}, {17, 17},
                                                         {40, 23}, {23, 40}, {64, 64}, {100, 7}, {7, 100}, {130, 130},
+                                                        // three panels of the blocked bidiagonalization
+                                                        {300, 200},
                                                         // columns of 2 KiB: padded work matrices for U
                                                         {static_cast<index_t>(2048 / sizeof(T)), 30}};
   std::uint64_t seed = 11;

@@ -15,6 +15,7 @@
 #include "tl/core/complex.hpp"
 #include "tl/core/dtype.hpp"
 #include "tl/linalg/detail/aligned_buffer.hpp"
+#include "tl/linalg/detail/gemm.hpp"
 #include "tl/linalg/detail/geqrf.hpp"
 
 namespace tl::linalg::detail {
@@ -58,16 +59,18 @@ T make_reflector(T& alpha, T* x, index_t len, index_t inc) {
   return tau;
 }
 
-/// Bidiagonalization of the row-major m x n matrix a (m >= n) in place: d (n), e (n - 1) receive
-/// B; the left reflectors' vectors stay below the diagonal (taus in tq), the right reflectors'
-/// right of the superdiagonal (taus in tp). Each step makes two passes over the trailing matrix:
-/// w = v^H A, then per row the left update, the dot with the right reflector and its update.
+/// Unblocked bidiagonalization of the row-major m x n matrix a (m >= n, row stride lda) in place:
+/// d (n), e (n - 1) receive B; the left reflectors' vectors stay below the diagonal (taus in tq),
+/// the right reflectors' right of the superdiagonal (taus in tp). Each step makes two passes over
+/// the trailing matrix: w = v^H A, then per row the left update, the dot with the right reflector
+/// and its update.
 template <class T>
-void bidiagonalize(index_t m, index_t n, T* a, real_t<T>* d, real_t<T>* e, T* tq, T* tp, std::vector<T>& w) {
+void bidiagonalize_unblocked(index_t m, index_t n, T* a, index_t lda, real_t<T>* d, real_t<T>* e, T* tq, T* tp,
+                             std::vector<T>& w) {
   w.assign(static_cast<std::size_t>(n), T(0));
   for (index_t k = 0; k < n; ++k) {
-    T* akk = a + k * n + k;
-    const T tau = make_reflector(*akk, akk + n, m - k - 1, n);
+    T* akk = a + k * lda + k;
+    const T tau = make_reflector(*akk, akk + lda, m - k - 1, lda);
     tq[k] = tau;
     d[k] = real_of(*akk);
     const index_t nc = n - k - 1;  // trailing columns
@@ -76,8 +79,8 @@ void bidiagonalize(index_t m, index_t n, T* a, real_t<T>* d, real_t<T>* e, T* tq
     // w = v^H A[k:, k+1:], v = [1; a[k+1:, k]].
     for (index_t j = 0; j < nc; ++j) wk[j] = akk[1 + j];
     for (index_t i = k + 1; i < m; ++i) {
-      const T vi = conj_of(a[i * n + k]);
-      const T* row = a + i * n + k + 1;
+      const T vi = conj_of(a[i * lda + k]);
+      const T* row = a + i * lda + k + 1;
       for (index_t j = 0; j < nc; ++j) wk[j] += vi * row[j];
     }
     const T ctau = conj_of(tau);
@@ -89,16 +92,145 @@ void bidiagonalize(index_t m, index_t n, T* a, real_t<T>* d, real_t<T>* e, T* tq
     e[k] = real_of(rk[0]);
     // rk[1:] now holds u (u0 = 1).
     for (index_t i = k + 1; i < m; ++i) {
-      T* row = a + i * n + k + 1;
-      const T f = ctau * a[i * n + k];
+      T* row = a + i * lda + k + 1;
+      const T f = ctau * a[i * lda + k];
       for (index_t j = 0; j < nc; ++j) row[j] -= f * wk[j];
       T s = row[0];
-      for (index_t j = 1; j < nc; ++j) s += row[j] * rk[j];
+      if constexpr (is_complex_v<T>) {
+        for (index_t j = 1; j < nc; ++j) s += row[j] * rk[j];
+      } else {
+        s += dotc(rk + 1, row + 1, nc - 1);  // packets
+      }
       const T g = taup * s;
       row[0] -= g;
       for (index_t j = 1; j < nc; ++j) row[j] -= g * conj_of(rk[j]);
     }
   }
+}
+
+/// Panel width and crossover of the blocked bidiagonalization.
+inline constexpr index_t gebrd_block = 32, gebrd_crossover = 128;
+
+/// Blocked bidiagonalization of a real row-major m x n matrix (m >= n, row stride n; LAPACK's
+/// gebrd / labrd): panels of gebrd_block steps whose left and right reflectors are built against
+/// the trailing matrix as it was before the panel, with the pending update A - V Y^T - X U^T
+/// applied to each new column and row and folded into each matrix-vector product; the trailing
+/// matrix then takes that update by two GEMMs. Same storage as bidiagonalize_unblocked. Returns
+/// the number of columns done (the rest is left to the unblocked code).
+template <class T>
+index_t bidiagonalize_panels(index_t m, index_t n, T* a, T* d, T* e, T* tq, T* tp) {
+  static_assert(!is_complex_v<T>, "tl: the blocked bidiagonalization is written for real matrices");
+  constexpr index_t nb = gebrd_block;
+  const auto sz = [](index_t v) { return static_cast<std::size_t>(v); };
+  // X (m x nb) and Y (n x nb), row-major; V = the panel's left vectors (columns of a), U = its
+  // right vectors (rows of a), each with its unit entry written in place during the panel.
+  std::vector<T> X(sz(m * nb)), Y(sz(n * nb)), tmp(sz(n)), p(sz(nb)), q(sz(nb + 1));
+  index_t k0 = 0;
+  for (; n - k0 > gebrd_crossover; k0 += nb) {
+    for (index_t j = 0; j < nb; ++j) {
+      const index_t k = k0 + j, nc = n - k - 1;
+      // Column k (rows k..m-1) takes the panel's pending update.
+      for (index_t l = 0; l < j; ++l) p[sz(l)] = a[(k0 + l) * n + k];
+      for (index_t r = k; r < m; ++r) {
+        const T* ar = a + r * n + k0;
+        const T* xr = X.data() + r * nb;
+        const T* yk = Y.data() + k * nb;
+        T s(0);
+        for (index_t l = 0; l < j; ++l) s += ar[l] * yk[l] + xr[l] * p[sz(l)];
+        a[r * n + k] -= s;
+      }
+      // Left reflector: v = a[k:, k] with v(k) = 1.
+      T* akk = a + k * n + k;
+      const T tau = make_reflector(*akk, akk + n, m - k - 1, n);
+      tq[k] = tau;
+      d[k] = *akk;
+      *akk = T(1);
+      // Y(k+1:n, j) = tau (A^T v - Y p - U^T q), p = V^T v, q = X^T v over rows k..m-1.
+      std::fill_n(tmp.data(), nc, T(0));
+      std::fill_n(p.data(), j, T(0));
+      std::fill_n(q.data(), j, T(0));
+      for (index_t r = k; r < m; ++r) {
+        const T vr = a[r * n + k];
+        const T* row = a + r * n + k + 1;
+        for (index_t c = 0; c < nc; ++c) tmp[sz(c)] += vr * row[c];
+        const T* ar = a + r * n + k0;
+        const T* xr = X.data() + r * nb;
+        for (index_t l = 0; l < j; ++l) {
+          p[sz(l)] += ar[l] * vr;
+          q[sz(l)] += xr[l] * vr;
+        }
+      }
+      for (index_t c = 0; c < nc; ++c) {
+        const T* yc = Y.data() + (k + 1 + c) * nb;
+        T s = tmp[sz(c)];
+        for (index_t l = 0; l < j; ++l) s -= yc[l] * p[sz(l)];
+        tmp[sz(c)] = s;
+      }
+      for (index_t l = 0; l < j; ++l) {
+        const T* ul = a + (k0 + l) * n + k + 1;
+        const T ql = q[sz(l)];
+        for (index_t c = 0; c < nc; ++c) tmp[sz(c)] -= ul[c] * ql;
+      }
+      for (index_t c = 0; c < nc; ++c) Y[sz((k + 1 + c) * nb + j)] = tau * tmp[sz(c)];
+      // Row k (columns k+1..n-1) takes the pending update, now including this step's Y column.
+      T* rk = akk + 1;
+      const T* ak = a + k * n + k0;
+      for (index_t c = 0; c < nc; ++c) {
+        const T* yc = Y.data() + (k + 1 + c) * nb;
+        T s(0);
+        for (index_t l = 0; l <= j; ++l) s += yc[l] * ak[l];
+        rk[c] -= s;
+      }
+      for (index_t l = 0; l < j; ++l) {
+        const T xl = X[sz(k * nb + l)];
+        const T* ul = a + (k0 + l) * n + k + 1;
+        for (index_t c = 0; c < nc; ++c) rk[c] -= ul[c] * xl;
+      }
+      // Right reflector: u = a[k, k+1:] with u(0) = 1.
+      const T taup = make_reflector(rk[0], rk + 1, nc - 1, 1);
+      tp[k] = taup;
+      e[k] = rk[0];
+      rk[0] = T(1);
+      // X(k+1:m, j) = taup (A u - V s - X t), s = Y^T u (j + 1 values), t = U u (j values).
+      for (index_t l = 0; l <= j; ++l) q[sz(l)] = T(0);
+      for (index_t c = 0; c < nc; ++c) {
+        const T* yc = Y.data() + (k + 1 + c) * nb;
+        for (index_t l = 0; l <= j; ++l) q[sz(l)] += yc[l] * rk[c];
+      }
+      for (index_t l = 0; l < j; ++l) {
+        p[sz(l)] = dotc(rk, a + (k0 + l) * n + k + 1, nc);
+      }
+      for (index_t r = k + 1; r < m; ++r) {
+        T acc = dotc(rk, a + r * n + k + 1, nc);  // packets (real: no conjugation)
+        const T* ar = a + r * n + k0;
+        const T* xr = X.data() + r * nb;
+        for (index_t l = 0; l <= j; ++l) acc -= ar[l] * q[sz(l)];
+        for (index_t l = 0; l < j; ++l) acc -= xr[l] * p[sz(l)];
+        X[sz(r * nb + j)] = taup * acc;
+      }
+    }
+    // The trailing matrix: A22 -= V Y^T + X U (the units of V and U still in place).
+    const index_t k1 = k0 + nb;
+    gemm<T>(m - k1, n - k1, nb, T(-1), mat_ref<T>{a + k1 * n + k0, n, 1, false},
+            mat_ref<T>{Y.data() + k1 * nb, 1, nb, false}, T(1), a + k1 * n + k1, n, 1);
+    gemm<T>(m - k1, n - k1, nb, T(-1), mat_ref<T>{X.data() + k1 * nb, nb, 1, false},
+            mat_ref<T>{a + k0 * n + k1, n, 1, false}, T(1), a + k1 * n + k1, n, 1);
+    for (index_t k = k0; k < k1; ++k) {
+      a[k * n + k] = d[k];
+      a[k * n + k + 1] = e[k];
+    }
+  }
+  return k0;
+}
+
+/// Bidiagonalization of the row-major m x n matrix a (m >= n) in place (see
+/// bidiagonalize_unblocked for the storage): real matrices above gebrd_crossover columns go
+/// through bidiagonalize_panels first.
+template <class T>
+void bidiagonalize(index_t m, index_t n, T* a, real_t<T>* d, real_t<T>* e, T* tq, T* tp, std::vector<T>& w) {
+  index_t k0 = 0;
+  if constexpr (!is_complex_v<T>) k0 = bidiagonalize_panels(m, n, a, d, e, tq, tp);
+  bidiagonalize_unblocked(m - k0, n - k0, a + k0 * n + k0, n, d + k0, e + k0, tq + k0, tp + k0, w);
 }
 
 /// Applies H = I - tau v v^H (v = [1; vt], vt len - 1 entries at stride inc) from the left to the
