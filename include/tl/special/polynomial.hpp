@@ -39,6 +39,24 @@ inline constexpr poly_coefficients poly_table = [] {
   return t;
 }();
 
+/// a b + c, a b - c and c - a b for the recurrence steps: fused where the target has a fused
+/// multiply-add, two roundings otherwise, in the scalar and the packet code alike (without FMA
+/// hardware, std::fma is a slow library call and xsimd's packets round twice: the paths would
+/// differ).
+enum class step_op { fma, fms, fnma };
+template <step_op Op, class V>
+TL_HDI V step_fused(const V& a, const V& b, const V& c) {
+#ifdef __FMA__
+  if constexpr (Op == step_op::fma) return vfma(a, b, c);
+  else if constexpr (Op == step_op::fms) return vfms(a, b, c);
+  else return vfnma(a, b, c);
+#else
+  if constexpr (Op == step_op::fma) return a * b + c;
+  else if constexpr (Op == step_op::fms) return a * b - c;
+  else return c - a * b;
+#endif
+}
+
 /// The polynomial of kind K and degree 1 at x.
 template <poly_kind K, class V>
 TL_HDI V poly_first(const V& x) {
@@ -48,16 +66,17 @@ TL_HDI V poly_first(const V& x) {
   else if constexpr (K == poly_kind::w) return x + x + V(1);
   else return V(1) - x;
 }
-/// One step of the three-term recurrence of kind K: degree k + 1 from q (degree k) and p (k - 1);
+/// One step of the three-term recurrence of kind K (fused multiply-adds where the target has
+/// them): degree k + 1 from q (degree k) and p (k - 1);
 /// kv = k (carried by the loop as a packet), x2 = x + x. Legendre as x q + k/(k + 1) (x q - p) and Laguerre as
 /// q + k/(k + 1) (q - p) - x q/(k + 1): no division, and the values at x = +-1 (Legendre) and
 /// x = 0 (Laguerre) stay exact, since the differences vanish there.
 template <poly_kind K, class V>
 TL_HDI V poly_step(long long k, const V& kv, const V& x, const V& x2, const V& p, const V& q) {
   if constexpr (K == poly_kind::h) {
-    return vfms(x2, q, (kv + kv) * p);
+    return step_fused<step_op::fms>(x2, q, (kv + kv) * p);
   } else if constexpr (K == poly_kind::he) {
-    return vfms(x, q, kv * p);
+    return step_fused<step_op::fms>(x, q, kv * p);
   } else if constexpr (K == poly_kind::p || K == poly_kind::l) {
     const double kd = static_cast<double>(k);
     double b = kd / (kd + 1), c = 1 / (kd + 1);
@@ -66,12 +85,12 @@ TL_HDI V poly_step(long long k, const V& kv, const V& x, const V& x2, const V& p
     }
     if constexpr (K == poly_kind::p) {
       const V t = x * q;
-      return vfma(V(b), t - p, t);
+      return step_fused<step_op::fma>(V(b), t - p, t);
     } else {
-      return vfma(V(b), q - p, vfnma(V(c) * x, q, q));
+      return step_fused<step_op::fma>(V(b), q - p, step_fused<step_op::fnma>(V(c) * x, q, q));
     }
   } else {
-    return vfms(x2, q, p);
+    return step_fused<step_op::fms>(x2, q, p);
   }
 }
 /// The three-term recurrence of kind K to degree n >= 1, on a double or a packet of doubles.
