@@ -548,17 +548,6 @@ void first_stage_packets(index_t m, const T* xr, const T* xi, T* yr, T* yi, stag
             ar[r].store_unaligned(yr + p0 * R + r * w);
             ai[r].store_unaligned(yi + p0 * R + r * w);
           }
-        } else if constexpr (tl::detail::simd_register_bytes<V>() == 64) {
-          alignas(64) T tr[R * w], ti[R * w];
-          for (int r = 0; r < R; ++r) {
-            ar[r].store_aligned(tr + r * w);
-            ai[r].store_aligned(ti + r * w);
-          }
-          for (index_t q = 0; q < w; ++q)
-            for (int r = 0; r < R; ++r) {
-              yr[(p0 + q) * R + r] = tr[r * w + q];
-              yi[(p0 + q) * R + r] = ti[r * w + q];
-            }
         } else {  // R / w tile transposes; row q of tile b is y[(p0 + q) R + b w ..]
           for (int b = 0; b < R / w; ++b) {
             interleave_regs<w>(ar + b * w);
