@@ -2,7 +2,8 @@
 /// @file gesvd.hpp
 /// @brief Internal header: the singular value decomposition of one dense matrix (m >= n):
 /// Householder bidiagonalization A = Q B P^H (B real upper bidiagonal; complex phases are absorbed
-/// by the reflectors, LAPACK's zlarfg convention), then implicit-shift QR on B (Golub-Kahan steps
+/// by the reflectors, LAPACK's zlarfg convention; real matrices in panels, see
+/// bidiagonalize_panels), Q and P formed by the blocked orgqr, then implicit-shift QR on B (Golub-Kahan steps
 /// with Wilkinson shifts of B^T B, deflation after Demmel-Kahan's relative test, zero diagonal
 /// entries chased out with plain rotations). The rotations of one sweep are recorded and applied
 /// to the singular vector rows afterwards in cache-sized column chunks.
