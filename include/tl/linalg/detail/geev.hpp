@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "tl/linalg/detail/aligned_buffer.hpp"
 #include "tl/linalg/detail/gemm.hpp"
 #include "tl/linalg/detail/geqrf.hpp"
 #include "tl/linalg/detail/gesvd.hpp"
@@ -82,17 +83,21 @@ std::vector<S> hessenberg_reduce(index_t n, S* h, bool vectors) {
       for (index_t j = 0; j < m; ++j) row[j] -= g * vc[j];
     }
   }
-  // zt = Z^T, Z = H_0 H_1 ... accumulated backwards.
+  // zt = Z^T, Z = H_0 H_1 ... H_{n-3} = diag(1, Z'): Z' by the blocked orgqr on a column-major copy
+  // of the reflectors (reflector k acts on rows k+1.., its unit there); row j of zt is column j of Z.
   std::vector<S> zt;
-  if (vectors) {
-    std::vector<S> z(static_cast<std::size_t>(n * n), S(0));
-    for (index_t i = 0; i < n; ++i) z[i * n + i] = S(1);
-    for (index_t k = n - 2; k-- > 0;)
-      apply_reflector_left(tau[k], h + (k + 2) * n + k, n, n - k - 1, z.data() + (k + 1) * n + k + 1, n - k - 1, n,
-                           wk);
-    zt.resize(static_cast<std::size_t>(n * n));
-    for (index_t i = 0; i < n; ++i)
-      for (index_t j = 0; j < n; ++j) zt[j * n + i] = z[i * n + j];
+  if (vectors && n > 0) {
+    zt.assign(static_cast<std::size_t>(n * n), S(0));
+    zt[0] = S(1);
+    const index_t n1 = n - 1, nr = std::max<index_t>(n - 2, 0);
+    if (n1 > 0) {
+      const index_t ld = padded_ld<S>(n1);
+      std::vector<S> q(static_cast<std::size_t>(ld * n1));
+      for (index_t k = 0; k < nr; ++k)
+        for (index_t i = k + 1; i < n1; ++i) q[static_cast<std::size_t>(i + k * ld)] = h[(i + 1) * n + k];
+      orgqr_cm(n1, n1, nr, q.data(), ld, tau.data());
+      for (index_t j = 0; j < n1; ++j) std::copy_n(q.data() + j * ld, n1, zt.data() + (j + 1) * n + 1);
+    }
   }
   for (index_t i = 2; i < n; ++i)
     for (index_t j = 0; j + 1 < i; ++j) h[i * n + j] = S(0);
