@@ -36,6 +36,23 @@ TEST_CASE("gradcheck: reductions over all dims and over chosen dims") {
   CHECK(ag::gradcheck([](const X& v) { return tl::cumprod(v, 0); }, x));
 }
 
+TEST_CASE("gradcheck: keepdim reductions inside expressions (fused into the rows when not recording)") {
+  const auto x = sample(3, 4, -1.0, 1.0, 5);
+  using X = tl::tensor<double, 2>;
+  CHECK(ag::gradcheck([](const X& v) { return X(v - tl::mean(v, -1, tl::keepdim)); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return X(v / tl::sum(v * v, 1, tl::keepdim)); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return X(tl::exp(v - tl::amax(v, -1, tl::keepdim))); }, x));
+  CHECK(ag::gradcheck([](const X& v) { return X(v * tl::prod(v, 0, tl::keepdim)); }, x));
+  // Backward through a recorded keepdim reduction used inside an expression.
+  const X w = x.clone().requires_grad_();
+  const auto m = tl::mean(w, -1, tl::keepdim);
+  const X y = w - m;
+  tl::sum(y * y).backward();
+  // d/dw sum((w - mean)^2) = 2 (w - mean) (the deviations of a row sum to zero).
+  const X want = 2.0 * (x - tl::mean(x, -1, tl::keepdim));
+  CHECK(tl::amax(tl::abs(w.grad() - want)).item() < 1e-12);
+}
+
 TEST_CASE("special points: prod with zeros, norm at zero, max ties, cumprod with zeros") {
   using X = tl::tensor<double, 1>;
   X x(tl::shape_t<1>{4});

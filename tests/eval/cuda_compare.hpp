@@ -60,8 +60,8 @@ void check_near(const tl::basic_tensor<T, Ext>& dev, const tl::basic_tensor<T, E
 /// The same computation on host tensors and on their device copies.
 template <class F, class... H>
 void same_on_device(F f, double rt, double at, const H&... host) {
-  const auto h = f(host...);
-  const auto d = f(host.cuda()...);
+  const auto h = tl::eval(f(host...));  // reductions with tl::keepdim are expressions
+  const auto d = tl::eval(f(host.cuda()...));
   check_near(d, h, rt, at);
 }
 template <class F, class... H>

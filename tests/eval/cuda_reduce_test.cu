@@ -18,6 +18,9 @@ TEST_CASE_TEMPLATE("sum, mean and prod over every dim and over chosen dims", T, 
   same_on_device([](const auto& a) { return tl::mean(a); }, rt, 0, x);
   same_on_device([](const auto& a) { return tl::mean(a, 0); }, rt, 0, x);
   same_on_device([](const auto& a) { return tl::mean(a, 1, tl::keepdim); }, rt, 0, x);
+  // A keepdim reduction inside an expression (fused into the rows on the host).
+  same_on_device([](const auto& a) { return a - tl::mean(a, -1, tl::keepdim); }, rt, rt, x);
+  same_on_device([](const auto& a) { return a * tl::sum(a, 0, tl::keepdim); }, rt, rt, x);
   // Factors near 1 keep the products of 37 and 129 elements in range.
   const tl::tensor<T, 2> y = x * 0.2 + 0.9;
   if constexpr (tl::is_complex_v<T>) {

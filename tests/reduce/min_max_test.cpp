@@ -26,7 +26,7 @@ TEST_CASE_TEMPLATE("amax/amin/argmax/argmin against reference loops", T, float, 
     const auto amax = tl::amax(x, d);
     const auto amin = tl::amin(x, d - 3);  // negative dim
     const auto am = tl::argmax(x, d);
-    const auto ai = tl::argmin(x, d, tl::keepdim);
+    const tl::tensor<std::int64_t, 3> ai = tl::argmin(x, d, tl::keepdim);
     const auto [v, i] = tl::max(x, d);
     const auto [vn, in] = tl::min(x, d, tl::keepdim);
     static_assert(std::is_same_v<typename decltype(am)::value_type, std::int64_t>);

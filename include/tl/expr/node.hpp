@@ -359,6 +359,12 @@ struct unary_node : node_base<unary_node<Op, C>, C::rank> {
     using C2 = decltype(c.permute(p));
     return unary_node<Op, C2>{{}, op, c.permute(p)};
   }
+  /// The same operation over f(child) (tree transforms: see resolve).
+  template <class F>
+  auto map_children(F&& f) const {
+    using C2 = decltype(f(c));
+    return unary_node<Op, C2>{{}, op, f(c)};
+  }
   bool linear_ok() const { return c.linear_ok(); }
   TL_HD auto linear() const { return unary_row<Op, in_type, decltype(c.linear())>{op, c.linear()}; }
   TL_HD auto row(const index_t* o) const { return unary_row<Op, in_type, decltype(c.row(o))>{op, c.row(o)}; }
@@ -398,6 +404,10 @@ struct binary_node : node_base<binary_node<Op, L, R>, (L::rank > R::rank ? L::ra
   auto permute(const std::array<std::size_t, rank>& p) const {
     // Children have been broadcast to full rank before any permute (evaluators do so).
     return binary_node<Op, decltype(l.permute(p)), decltype(r.permute(p))>(op, l.permute(p), r.permute(p));
+  }
+  template <class F>
+  auto map_children(F&& f) const {
+    return binary_node<Op, decltype(f(l)), decltype(f(r))>(op, f(l), f(r));
   }
   bool linear_ok() const { return l.linear_ok() && r.linear_ok(); }
   TL_HD auto linear() const {
@@ -450,6 +460,10 @@ struct ternary_node : node_base<ternary_node<Op, A, B, C>,
     return ternary_node<Op, decltype(a.permute(p)), decltype(b.permute(p)), decltype(c.permute(p))>(
         op, a.permute(p), b.permute(p), c.permute(p));
   }
+  template <class F>
+  auto map_children(F&& f) const {
+    return ternary_node<Op, decltype(f(a)), decltype(f(b)), decltype(f(c))>(op, f(a), f(b), f(c));
+  }
   bool linear_ok() const { return a.linear_ok() && b.linear_ok() && c.linear_ok(); }
   TL_HD auto linear() const {
     return ternary_row<Op, decltype(a.linear()), decltype(b.linear()), decltype(c.linear())>{op, a.linear(),
@@ -485,9 +499,57 @@ struct is_node<binary_node<O, L, R>> : std::true_type {};
 template <class O, class A, class B, class C>
 struct is_node<ternary_node<O, A, B, C>> : std::true_type {};
 
-/// Turns an operand (tensor, node or scalar) into a node.
+// ---- Nodes computed on first use ------------------------------------------------------------
+// A keepdim reduction (tl/reduce/detail/lazy_reduction.hpp) is a node whose values are computed
+// when an evaluator first needs them. Consumers see it through `resolve`, which replaces it by a
+// leaf over its computed values; the CPU assignment evaluator instead asks it, through
+// `bcast_rows`, to compute each row's value just before that row is evaluated (the row then is
+// still in cache). Such a node declares `static constexpr bool deferred = true`.
+
+template <class N>
+struct has_deferred : std::bool_constant<requires { requires N::deferred; }> {};
+template <class O, class C>
+struct has_deferred<unary_node<O, C>> : has_deferred<C> {};
+template <class O, class L, class R>
+struct has_deferred<binary_node<O, L, R>> : std::bool_constant<has_deferred<L>::value || has_deferred<R>::value> {};
+template <class O, class A, class B, class C>
+struct has_deferred<ternary_node<O, A, B, C>>
+    : std::bool_constant<has_deferred<A>::value || has_deferred<B>::value || has_deferred<C>::value> {};
+/// Whether a node has a deferred node anywhere in its tree.
+template <class N>
+inline constexpr bool has_deferred_v = has_deferred<std::remove_cvref_t<N>>::value;
+
+/// The node with every deferred node replaced by a leaf over its (now computed) values.
+template <class N>
+auto resolve(const N& n) {
+  if constexpr (!has_deferred_v<N>) return n;
+  else if constexpr (requires { requires N::deferred; }) return n.resolved();
+  else return n.map_children([](const auto& c) { return resolve(c); });
+}
+
+/// `n.bcast(s)`, except that deferred nodes may fuse their work into the rows of the CPU evaluator.
+template <class N, std::size_t R2>
+auto bcast_rows(const N& n, const shape_t<R2>& s) {
+  if constexpr (!has_deferred_v<N>) return n.bcast(s);
+  else if constexpr (requires { requires N::deferred; }) return n.bcast_rows(s);
+  else return n.map_children([&](const auto& c) { return bcast_rows(c, s); });
+}
+
+/// Turns an operand into a node, keeping deferred nodes deferred (used to build expressions).
+template <class E>
+auto operand_node(E&& e);
+
+/// Turns an operand (tensor, node or scalar) into a node ready for evaluation: deferred nodes are
+/// resolved (computed).
 template <class E>
 auto to_node(E&& e) {
+  using D = std::remove_cvref_t<E>;
+  if constexpr (is_node<D>::value && has_deferred_v<D>) return resolve(e);
+  else return operand_node(std::forward<E>(e));
+}
+
+template <class E>
+auto operand_node(E&& e) {
   using D = std::remove_cvref_t<E>;
   if constexpr (is_tensor_v<D>) {
     using T = typename D::value_type;
@@ -529,6 +591,8 @@ auto to_node(E&& e) {
 
 template <class E>
 using node_t = decltype(to_node(std::declval<E>()));
+template <class E>
+using operand_node_t = decltype(operand_node(std::declval<E>()));
 
 /// A scalar operand beside a tensor operand takes the dtype the pair computes in (the weak scalar
 /// rule gives that dtype anyway); converting it once here keeps `x * 2` on the SIMD path.
@@ -549,8 +613,8 @@ auto weak_scalar_as(N&& n) {
 
 template <class Op, class A, class B>
 auto make_binary(Op op, A&& a, B&& b) {
-  auto na0 = to_node(std::forward<A>(a));
-  auto nb0 = to_node(std::forward<B>(b));
+  auto na0 = operand_node(std::forward<A>(a));
+  auto nb0 = operand_node(std::forward<B>(b));
   auto na = weak_scalar_as<decltype(na0)&, decltype(nb0)>(na0);
   auto nb = weak_scalar_as<decltype(nb0)&, decltype(na0)>(nb0);
   return binary_node<Op, decltype(na), decltype(nb)>(op, std::move(na), std::move(nb));
@@ -561,14 +625,14 @@ auto make_binary(A&& a, B&& b) {
 }
 template <class Op, class A>
 auto make_unary(Op op, A&& a) {
-  auto na = to_node(std::forward<A>(a));
+  auto na = operand_node(std::forward<A>(a));
   return unary_node<Op, decltype(na)>{{}, op, std::move(na)};
 }
 template <class Op, class A, class B, class C>
 auto make_ternary(Op op, A&& a, B&& b, C&& c) {
-  auto na = to_node(std::forward<A>(a));
-  auto nb = to_node(std::forward<B>(b));
-  auto nc = to_node(std::forward<C>(c));
+  auto na = operand_node(std::forward<A>(a));
+  auto nb = operand_node(std::forward<B>(b));
+  auto nc = operand_node(std::forward<C>(c));
   return ternary_node<Op, decltype(na), decltype(nb), decltype(nc)>(op, std::move(na), std::move(nb), std::move(nc));
 }
 

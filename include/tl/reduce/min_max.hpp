@@ -3,7 +3,9 @@
 /// @brief amax, amin, max, min, argmax, argmin (torch semantics: NaN propagates / counts as the
 /// extreme, ties resolve to the first occurrence, no identity for empty reductions).
 #include <cstdint>
+#include <optional>
 
+#include "tl/reduce/detail/lazy_reduction.hpp"
 #include "tl/reduce/detail/reducers.hpp"
 #include "tl/reduce/detail/run.hpp"
 
@@ -18,12 +20,13 @@ struct values_indices {
 
 namespace detail {
 template <bool IsMax, class E, class... A>
-auto extreme_impl(const char* op, E&& e, const A&... args) {
+auto extreme_impl(const char* op, E&& e, const reduce_out_t<value_of<E>, E, A...>* recorded, const A&... args) {
   using V = value_of<E>;
   auto node = to_node(std::forward<E>(e));
   const auto plan = make_plan<decltype(node)::rank>(op, node.shape(), args...);
   check_nonempty(op, plan, node.shape());
-  return reduce_into_tensor<V>(extreme_reducer<V, IsMax>{}, node, plan, fin_acc<V>{});
+  return reduction_result<V, keeps_dims_v<rank_of<E>, A...>>(extreme_reducer<V, IsMax>{}, std::move(node), plan,
+                                                              fin_acc<V>{}, recorded);
 }
 
 template <bool IsMax, class E, class... A>
@@ -34,7 +37,8 @@ auto arg_impl(const char* op, E&& e, const A&... args) {
   auto node = to_node(std::forward<E>(e));
   const auto plan = make_plan<decltype(node)::rank>(op, node.shape(), args...);
   check_nonempty(op, plan, node.shape());
-  return reduce_into_tensor<std::int64_t>(arg_reducer<V, IsMax>{}, node, plan, fin_arg_index{});
+  return reduction_result<std::int64_t, keeps_dims_v<rank_of<E>, A...>>(arg_reducer<V, IsMax>{}, std::move(node),
+                                                                         plan, fin_arg_index{});
 }
 
 template <bool IsMax, class E, class... A>
@@ -62,21 +66,25 @@ auto values_indices_impl(const char* op, E&& e, const A&... args) {
 template <expression E, class... A>
   requires detail::reduce_dim_args<detail::rank_of<E>, A...>
 auto amax(E&& e, const A&... args) {
+  using Out = detail::reduce_out_t<detail::value_of<E>, E, A...>;
+  std::optional<Out> y;
   if constexpr (TL_AUTOGRAD && detail::grad_capable_v<E>)
     if (detail::must_record(e))
-      return detail::record_reduction<detail::red_kind::extreme, detail::reduce_out_t<detail::value_of<E>, E, A...>>(
+      y = detail::record_reduction<detail::red_kind::extreme, Out>(
           [=](const auto& x) { return tl::amax(x, args...); }, e, {}, args...);
-  return detail::extreme_impl<true>("amax", std::forward<E>(e), args...);
+  return detail::extreme_impl<true>("amax", std::forward<E>(e), y ? &*y : nullptr, args...);
 }
 /// @brief Minimum over every dim or the given dims (torch.amin); NaN propagates; empty reductions throw.
 template <expression E, class... A>
   requires detail::reduce_dim_args<detail::rank_of<E>, A...>
 auto amin(E&& e, const A&... args) {
+  using Out = detail::reduce_out_t<detail::value_of<E>, E, A...>;
+  std::optional<Out> y;
   if constexpr (TL_AUTOGRAD && detail::grad_capable_v<E>)
     if (detail::must_record(e))
-      return detail::record_reduction<detail::red_kind::extreme, detail::reduce_out_t<detail::value_of<E>, E, A...>>(
+      y = detail::record_reduction<detail::red_kind::extreme, Out>(
           [=](const auto& x) { return tl::amin(x, args...); }, e, {}, args...);
-  return detail::extreme_impl<false>("amin", std::forward<E>(e), args...);
+  return detail::extreme_impl<false>("amin", std::forward<E>(e), y ? &*y : nullptr, args...);
 }
 
 /// @brief The largest element (rank-0, torch.max(x)); NaN propagates; an empty input throws.
@@ -86,7 +94,7 @@ auto max(E&& e) {
     if (detail::must_record(e))
       return detail::record_reduction<detail::red_kind::extreme, tensor<detail::value_of<E>, 0>>(
           [](const auto& x) { return tl::max(x); }, e, {});
-  return detail::extreme_impl<true>("max", std::forward<E>(e));
+  return detail::extreme_impl<true>("max", std::forward<E>(e), nullptr);
 }
 /// @brief Largest values along `dim` and their first positions (torch.max(x, dim, keepdim)).
 /// @code
@@ -109,7 +117,7 @@ auto min(E&& e) {
     if (detail::must_record(e))
       return detail::record_reduction<detail::red_kind::extreme, tensor<detail::value_of<E>, 0>>(
           [](const auto& x) { return tl::min(x); }, e, {});
-  return detail::extreme_impl<false>("min", std::forward<E>(e));
+  return detail::extreme_impl<false>("min", std::forward<E>(e), nullptr);
 }
 /// @brief Smallest values along `dim` and their first positions (torch.min(x, dim, keepdim)).
 template <expression E, class D, class... K>

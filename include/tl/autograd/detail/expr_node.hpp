@@ -265,8 +265,8 @@ void record_expression(basic_tensor<T, Ext>& out, const E& e) {
   using D = std::remove_cvref_t<E>;
   if constexpr (!differentiable_v<T>) {
     return;  // integer and bool results (comparisons, casts) carry no gradient
-  } else if constexpr (is_tensor_v<D>) {
-    record_expression(out, to_node(e));
+  } else if constexpr (is_tensor_v<D> || has_deferred_v<D>) {
+    record_expression(out, to_node(e));  // keepdim reductions become leaves over their values
   } else if constexpr (!std::is_same_v<typename D::value_type, T>) {
     record_expression(out, tl::astype<T>(e));  // assignment converts to the tensor's dtype
   } else {
@@ -341,6 +341,8 @@ template <class E>
 dyn_tensor_t<E> materialize(const E& e) {
   if constexpr (is_tensor_v<E>) {
     return dyn_tensor_t<E>(e);
+  } else if constexpr (has_deferred_v<E>) {
+    return materialize(to_node(e));  // keepdim reductions become leaves over their values
   } else {
 #if TL_AUTOGRAD >= 2
     if (must_record(e)) return decompose(e);

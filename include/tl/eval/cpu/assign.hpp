@@ -191,10 +191,29 @@ void run_assign_on_device(const basic_tensor<T, Ext>& dst, const N& node) {
   }
 }
 
+template <assign_op Op, bool HostOnly, class T, class Ext, class N>
+void run_assign_in(const basic_tensor<T, Ext>& dst, const N& node) {
+  if constexpr (HostOnly) run_assign<Op>(dst, node);
+  else run_assign_on_device<Op>(dst, node);
+}
+
+/// Evaluates a node broadcast to dst's shape into dst, through a temporary when they overlap.
+/// HostOnly: dst is on the host and the node may hold host-only parts (fused reductions).
+template <assign_op Op, bool HostOnly, class T, class Ext, class N>
+void assign_broadcast(const basic_tensor<T, Ext>& dst, const N& bnode) {
+  if (needs_temporary(dst, bnode)) {
+    tensor<typename N::value_type, Ext::rank> tmp(dst.shape(), dst.device());
+    run_assign_in<assign_op::set, HostOnly>(tmp, bnode);
+    run_assign_in<Op, HostOnly>(dst, to_node(tmp).bcast(dst.shape()));
+    return;
+  }
+  run_assign_in<Op, HostOnly>(dst, bnode);
+}
+
 template <assign_op Op, class T, class Ext, class E>
 void eval_into(const basic_tensor<T, Ext>& dst, const E& e) {
   constexpr std::size_t R = Ext::rank;
-  auto node = to_node(e);
+  auto node = operand_node(e);
   using N = decltype(node);
   using V = typename N::value_type;
   static_assert(N::rank <= R, "tl: cannot assign an expression of higher rank than the destination tensor");
@@ -218,14 +237,15 @@ void eval_into(const basic_tensor<T, Ext>& dst, const E& e) {
                               " cannot be written into a tensor of shape ", shape_str(dst.shape())));
   check_same_device("assign", dst.device(), expression_device(node, dst.device()));
   if (dst.numel() == 0) return;
-  auto bnode = node.bcast(dst.shape());
-  if (needs_temporary(dst, bnode)) {
-    tensor<V, R> tmp(dst.shape(), dst.device());
-    run_assign_on_device<assign_op::set>(tmp, bnode);
-    run_assign_on_device<Op>(dst, to_node(tmp).bcast(dst.shape()));
-    return;
+  // Keepdim reductions inside the expression compute each row's output just before the row is
+  // evaluated (one pass over their input); a reduction alone is computed by the reduction kernel.
+  if constexpr (has_deferred_v<N> && !requires { requires N::deferred; }) {
+    if (!dst.is_cuda()) {
+      assign_broadcast<Op, true>(dst, bcast_rows(node, dst.shape()));
+      return;
+    }
   }
-  run_assign_on_device<Op>(dst, bnode);
+  assign_broadcast<Op, false>(dst, resolve(node).bcast(dst.shape()));
 }
 
 }  // namespace tl::detail

@@ -142,6 +142,16 @@ typename Red::acc_type reduce_span(const Red& red, const Row& row, index_t lo, i
   }
 }
 
+/// One output from one row of L elements, with the blocking of reduce_rows (bit-identical to it).
+template <bool Simd, class Red, class Row>
+typename Red::acc_type reduce_one_row(const Red& red, const Row& row, index_t L) {
+  pairwise_stack<Red> st(red);
+  const index_t nchunk = std::max<index_t>(1, (L + reduce_chunk - 1) / reduce_chunk);
+  for (index_t c = 0; c < nchunk; ++c)
+    st.push(reduce_span<Simd>(red, row, c * reduce_chunk, std::min(L, (c + 1) * reduce_chunk), 0));
+  return st.result();
+}
+
 /// Unravels a flat index over dims [first, last) of `shape` into idx.
 template <std::size_t R>
 TL_INLINE void unravel(index_t flat, const shape_t<R>& shape, std::size_t first, std::size_t last,

@@ -85,14 +85,6 @@ tensor<Out, RO> reduce_into_tensor(const Red& red, const N& node, const reduce_p
   }
 }
 
-/// Parses dim arguments, then reduces an expression (see reduce_into_tensor).
-template <class Out, class Red, class E, class Fin, class... A>
-auto reduce_with(const char* op, const Red& red, E&& e, Fin fin, const A&... args) {
-  auto node = to_node(std::forward<E>(e));
-  const auto plan = make_plan<decltype(node)::rank>(op, node.shape(), args...);
-  return reduce_into_tensor<Out>(red, node, plan, fin);
-}
-
 /// The input shape with reduced dims set to 1 (the keepdim shape).
 template <std::size_t R>
 shape_t<R> keep_shape(const shape_t<R>& s, const std::array<bool, R>& mask) {
