@@ -53,6 +53,23 @@ TEST_CASE("gradcheck: keepdim reductions inside expressions (fused into the rows
   CHECK(tl::amax(tl::abs(w.grad() - want)).item() < 1e-12);
 }
 
+TEST_CASE("fused backward: a tensor used at several places, some of which no gradient reaches") {
+  using X = tl::tensor<double, 2>;
+  const auto x0 = sample(3, 40, -3.0, 3.0, 6);
+  // floor has no gradient: the first place of x gets none, the second and third do.
+  const X x = x0.clone().requires_grad_();
+  tl::sum(tl::floor(x) * x + x * x).backward();
+  const X want = tl::floor(x0) + 2.0 * x0;
+  CHECK(tl::amax(tl::abs(x.grad() - want)).item() < 1e-14);
+  // No place is reached: the gradient is zero, not uninitialized memory.
+  const X y = x0.clone().requires_grad_();
+  const X w = x0.clone().requires_grad_();
+  tl::sum(tl::floor(y) * tl::floor(w) + w).backward();
+  CHECK(tl::amax(tl::abs(y.grad())).item() == 0.0);
+  CHECK(tl::amin(w.grad()).item() == 1.0);
+  CHECK(tl::amax(w.grad()).item() == 1.0);
+}
+
 TEST_CASE("special points: prod with zeros, norm at zero, max ties, cumprod with zeros") {
   using X = tl::tensor<double, 1>;
   X x(tl::shape_t<1>{4});

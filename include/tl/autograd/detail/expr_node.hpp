@@ -200,9 +200,9 @@ struct expr_node final : typed_node<typename N::value_type, N::rank> {
     return std::is_same_v<typename L::value_type, V> && L::rank == R;
   }
   /// The packet tape (packet_tape.hpp): one pass computing every node once and every rule once per
-  /// element. Gradients start from zeros (a leaf that no rule reaches gets zeros) and are added to,
-  /// one buffer per distinct tensor; leaves of another shape (broadcast, reduced afterwards) or dtype
-  /// take the per-leaf path.
+  /// element, one gradient buffer per distinct tensor: the first place of a tensor that a rule reaches
+  /// stores into it, later places add (a tensor that no rule reaches gets zeros). Leaves of another
+  /// shape (broadcast, reduced afterwards) or dtype take the per-leaf path.
   template <std::size_t... K>
   void send_tape(const tensor<V, R>& g, const node_t<const tensor<V, R>&>& G, engine_ctx& ctx, std::index_sequence<K...>) {
     const auto& shape = g.shape();
@@ -211,6 +211,8 @@ struct expr_node final : typed_node<typename N::value_type, N::rank> {
     std::array<multi_target<V>, n_leaves> to{};
     std::array<tensor<V, R>, n_leaves> buf{};
     std::array<bool, n_leaves> first{};
+    constexpr auto reached = row_tape<V, linear_row_t<bcast_t>>::reached;
+    static_assert(reached == row_tape<V, outer_row_t<bcast_t>>::reached);
     bool any = false;
     for (std::size_t k = 0; k < n_leaves; ++k) {
       if (!ids[k] || !ok[k]) continue;
@@ -222,8 +224,14 @@ struct expr_node final : typed_node<typename N::value_type, N::rank> {
           break;
         }
       first[k] = f == k;
-      if (f == k) buf[k] = zeros<V>(shape);
-      to[k] = {buf[f].data(), true};
+      bool stored = false;  // an earlier place of the same tensor is reached (and writes first)
+      for (std::size_t q = f; q < k; ++q) stored = stored || (ids[q] == ids[k] && ok[q] && reached[q]);
+      if (f == k) {
+        bool any_reached = false;
+        for (std::size_t q = k; q < n_leaves; ++q) any_reached = any_reached || (ids[q] == ids[k] && ok[q] && reached[q]);
+        buf[k] = any_reached ? tensor<V, R>(shape) : zeros<V>(shape);
+      }
+      to[k] = {buf[f].data(), stored};
     }
     if (any) run_packet_tape<V, R>(shape, to.data(), expr->bcast(shape), G.bcast(shape));
     (tape_rest<K>(g, G, ctx, ids[K] && ok[K], first[K], buf[K]), ...);

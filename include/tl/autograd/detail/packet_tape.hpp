@@ -24,7 +24,8 @@
 
 namespace tl::detail {
 
-/// Where the gradient of leaf k goes: `d == nullptr` discards it; `add` adds it to what is there.
+/// Where the gradient of leaf k goes: `d == nullptr` discards it; `add` adds it to what is there
+/// (a leaf tensor used at several places: the first place reached stores, the later ones add).
 template <class T>
 struct multi_target {
   T* d = nullptr;
@@ -109,6 +110,22 @@ auto rule_row(const E& e) {
   return to_node(e).linear();
 }
 
+/// `reached[k]`: whether any gradient flows to leaf k of a tape (its bwd runs at every packet, and
+/// leaves are reached in increasing k). Built from the children's masks.
+template <bool Flows, std::size_t N>
+constexpr std::array<bool, N> reached_if(const std::array<bool, N>& m) {
+  std::array<bool, N> r{};
+  for (std::size_t k = 0; k < N; ++k) r[k] = Flows && m[k];
+  return r;
+}
+template <std::size_t A, std::size_t B>
+constexpr std::array<bool, A + B> reached_concat(const std::array<bool, A>& a, const std::array<bool, B>& b) {
+  std::array<bool, A + B> r{};
+  for (std::size_t k = 0; k < A; ++k) r[k] = a[k];
+  for (std::size_t k = 0; k < B; ++k) r[A + k] = b[k];
+  return r;
+}
+
 /// The tape of one row accessor tree: for each node its value `v` and the gradient `g` reaching it,
 /// one element or one packet. `ok` says whether the path applies (every node of type T, every
 /// rule's result of type T). `prepare` builds the rules' row accessors (call it once, on the tape
@@ -117,12 +134,14 @@ template <class T, class Row>
 struct row_tape {
   static constexpr bool ok = false;
   static constexpr std::size_t leaves = 0;
+  static constexpr std::array<bool, 0> reached{};
 };
 
 template <class T, class Row>
 struct leaf_tape {
   static constexpr bool ok = std::is_same_v<std::remove_cvref_t<decltype(std::declval<const Row&>().get(0))>, T>;
   static constexpr std::size_t leaves = 1;
+  static constexpr std::array<bool, 1> reached{true};
   alignas(64) T v[tape_width<T>];
   alignas(64) T g[tape_width<T>];
   void prepare(const Row&) {}
@@ -148,6 +167,7 @@ template <class T>
 struct row_tape<T, scalar_row<T>> {
   static constexpr bool ok = true;
   static constexpr std::size_t leaves = 0;
+  static constexpr std::array<bool, 0> reached{};
   alignas(64) T v[tape_width<T>];
   alignas(64) T g[tape_width<T>];
   void prepare(const scalar_row<T>&) {}
@@ -208,6 +228,7 @@ struct row_tape<T, unary_row<Op, In, C>> {
   static constexpr bool ok = child::ok && std::is_same_v<In, T> && rule_ok<T, rule_t>;
   static constexpr bool flows = !is_no_adjoint_v<rule_t> && child::leaves > 0;
   static constexpr std::size_t leaves = child::leaves;
+  static constexpr auto reached = reached_if<flows>(child::reached);
   alignas(64) T v[tape_width<T>];
   alignas(64) T g[tape_width<T>];
   child c;
@@ -245,6 +266,7 @@ struct row_tape<T, binary_row<Op, In, L, R>> {
   static constexpr bool flows_l = !is_no_adjoint_v<dl_t> && left::leaves > 0;
   static constexpr bool flows_r = !is_no_adjoint_v<dr_t> && right::leaves > 0;
   static constexpr std::size_t leaves = left::leaves + right::leaves;
+  static constexpr auto reached = reached_concat(reached_if<flows_l>(left::reached), reached_if<flows_r>(right::reached));
   alignas(64) T v[tape_width<T>];
   alignas(64) T g[tape_width<T>];
   left l;
@@ -315,15 +337,26 @@ void run_packet_tape(const shape_t<R>& shape, const multi_target<T>* to, const N
   for (std::size_t d = 0; d < R; ++d) total *= shape[d];
   if (total == 0) return;
   auto& pool = thread_pool::instance();
-  if (node.linear_ok() && gnode.linear_ok()) {
+  auto linear = [&](const auto& grow) {
     const auto row = node.linear();
-    const auto grow = gnode.linear();
     const index_t ntask = (total + parallel_chunk - 1) / parallel_chunk;
     pool.parallel_for(ntask, [&](index_t t) {
       const index_t lo = t * parallel_chunk, hi = std::min(total, lo + parallel_chunk);
       tape_span<T>(row, grow, to, 0, lo, hi);
     });
+  };
+  if (node.linear_ok() && gnode.linear_ok()) {
+    linear(gnode.linear());
     return;
+  }
+  // The gradient of a sum is one value broadcast over the whole shape: the operands still run flat.
+  if constexpr (std::is_same_v<GN, tensor_leaf<T, dextents<R>>>) {
+    bool uniform = node.linear_ok() && !gnode.conj;
+    for (std::size_t d = 0; d < R; ++d) uniform = uniform && gnode.m_stride[d] == 0;
+    if (uniform) {
+      linear(scalar_row<T>{*gnode.p});
+      return;
+    }
   }
   const index_t inner = shape[R - 1];
   const index_t nrows = total / inner;
