@@ -15,6 +15,7 @@
 ///    evaluated: `y = x - tl::mean(x, -1, tl::keepdim)` reads x from memory once. A row is reduced
 ///    with the kernel's blocking, so the values are bit-identical to the eager result.
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <utility>
 
@@ -27,6 +28,25 @@ namespace tl::detail {
 
 /// Longest input row (elements) whose reduction the assignment evaluator fuses into its rows.
 inline constexpr index_t fused_row_max = index_t{1} << 16;
+
+/// The row of a fused_reduction_leaf: its outputs along the destination row and, while the
+/// evaluator walks the row, one prefetch per packet of the next input row of up to two contiguous
+/// input tensors, so that the next reduction's reads overlap this row's writes.
+template <class T>
+struct fused_row {
+  strided_row<T> r;
+  const char* pf[2];
+  index_t es[2];  // bytes per element of each prefetched input
+  TL_HDI T get(index_t j) const { return r.get(j); }
+  template <class B>
+  TL_INLINE B packet(index_t j) const {
+#if !defined(__CUDA_ARCH__)
+    if (pf[0]) __builtin_prefetch(pf[0] + j * es[0]);
+    if (pf[1]) __builtin_prefetch(pf[1] + j * es[1]);
+#endif
+    return r.template packet<B>(j);
+  }
+};
 
 /// A keepdim reduction's outputs, broadcast to an assignment's destination; when `fused`, output i
 /// is computed from input row i when the evaluator asks for destination row i.
@@ -43,16 +63,48 @@ struct fused_reduction_leaf : node_base<fused_reduction_leaf<Out, Red, Fin, In, 
   Red red;
   Fin fin;
   bool fused = false;
+  // Input tensors read along contiguous rows of the destination's length: their data and strides
+  // in bytes, for prefetching the next row.
+  int nprefetch = 0;
+  std::uintptr_t pf_data[2]{};
+  std::array<index_t, In::rank> pf_stride[2]{};
 
   shape_t<R2> shape() const { return buf.shape(); }
   bool linear_ok() const { return !fused && buf.linear_ok(); }
   TL_HD contig_row<Out> linear() const { return buf.linear(); }
-  TL_HD strided_row<Out> row(const index_t* o) const {
-    const strided_row<Out> r = buf.row(o);
+  TL_HD fused_row<Out> row(const index_t* o) const {
+    fused_row<Out> r{buf.row(o), {nullptr, nullptr}, {0, 0}};
 #if !defined(__CUDA_ARCH__)
-    if (fused) fill(o, r.p);
+    if (fused) {
+      fill(o, r.r.p);
+      constexpr std::size_t R = In::rank;
+      if constexpr (R >= 2) {
+        for (int k = 0; k < nprefetch; ++k) {
+          // The next row (past the end after the last row: prefetching it is harmless).
+          std::uintptr_t q = pf_data[k] + static_cast<std::uintptr_t>(pf_stride[k][R - 2]);
+          for (std::size_t d = 0; d + 1 < R; ++d) q += static_cast<std::uintptr_t>(o[R2 - R + d] * pf_stride[k][d]);
+          r.pf[k] = reinterpret_cast<const char*>(q);
+          r.es[k] = pf_stride[k][R - 1];
+        }
+      }
+    }
 #endif
     return r;
+  }
+  /// Notes up to two input tensors whose rows are contiguous and as long as the destination's.
+  void find_prefetch(index_t dst_row) {
+    constexpr std::size_t R = In::rank;
+    if constexpr (R >= 2) {
+      in.for_each_leaf([&](const leaf_span& l) {
+        if (nprefetch == 2 || l.rank != R || l.shape[R - 1] != dst_row || l.strides[R - 1] != 1) return;
+        pf_data[nprefetch] = reinterpret_cast<std::uintptr_t>(l.data);
+        for (std::size_t d = 0; d < R; ++d)
+          pf_stride[nprefetch][d] = l.strides[d] * static_cast<index_t>(l.elem_size);
+        ++nprefetch;
+      });
+    } else {
+      (void)dst_row;
+    }
   }
   /// Output `slot` from input row o (o holds the destination's outer indices).
   void fill(const index_t* o, const Out* slot) const {
@@ -129,6 +181,7 @@ struct keepdim_reduction : node_base<keepdim_reduction<Out, Red, Fin, N>, N::ran
     if (fusable(s)) {
       f.buf = to_node(tensor<Out, rank>(m_shape)).bcast(s);
       f.fused = true;
+      f.find_prefetch(s[R2 - 1]);
     } else {
       f.buf = resolved().bcast(s);
     }
