@@ -51,6 +51,16 @@ TEST_CASE("gradcheck: keepdim reductions inside expressions (fused into the rows
   // d/dw sum((w - mean)^2) = 2 (w - mean) (the deviations of a row sum to zero).
   const X want = 2.0 * (x - tl::mean(x, -1, tl::keepdim));
   CHECK(tl::amax(tl::abs(w.grad() - want)).item() < 1e-12);
+  // A reduction of a tensor that does not require grad, beside one that does: recorded as a leaf
+  // over its values, which equal the eager reduction's bit for bit.
+  const X v = x.clone().requires_grad_();
+  const X z = v * 3.0 - tl::sum(x * x, -1, tl::keepdim);
+  const tl::tensor<double, 1> rs = tl::sum(x * x, -1);
+  for (tl::index_t i = 0; i < 3; ++i)
+    for (tl::index_t j = 0; j < 4; ++j) CHECK(z(i, j) == x(i, j) * 3.0 - rs(i));
+  tl::sum(z).backward();
+  CHECK(tl::amin(v.grad()).item() == 3.0);
+  CHECK(tl::amax(v.grad()).item() == 3.0);
 }
 
 TEST_CASE("fused backward: a tensor used at several places, some of which no gradient reaches") {

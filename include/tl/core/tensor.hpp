@@ -64,6 +64,9 @@ bool must_record(const E& e);
 // Records `out = e` as one graph node (out was just evaluated from e).
 template <class T, class Ext, class E>
 void record_expression(basic_tensor<T, Ext>& out, const E& e);
+// Evaluates e into out and records `out = e` (keepdim reductions inside e are computed once).
+template <class T, class Ext, class E>
+void eval_and_record(basic_tensor<T, Ext>& out, const E& e);
 // Records `out`, a view of `src` made by `refn` (applied to a tensor shaped like src), for autograd.
 enum class view_kind { injective, expand, conj, identity };
 template <view_kind Kind, class T, class Ext, class V, class F>
@@ -198,10 +201,13 @@ class basic_tensor {
     requires(!is_tensor_v<E>)
   basic_tensor(const E& e) : basic_tensor(e.shape(), detail::expression_device(e)) {
     static_assert(std::remove_cvref_t<E>::rank == rank, "tl: the expression's rank differs from the tensor's rank");
-    detail::eval_into<detail::assign_op::set>(*this, e);
     if constexpr (TL_AUTOGRAD) {
-      if (detail::must_record(e)) detail::record_expression(*this, e);
+      if (detail::must_record(e)) {
+        detail::eval_and_record(*this, e);
+        return;
+      }
     }
+    detail::eval_into<detail::assign_op::set>(*this, e);
   }
 
   basic_tensor(const basic_tensor&) = default;
@@ -229,9 +235,11 @@ class basic_tensor {
       } else {
         // A fresh tensor: the old one may be saved by autograd, so it is never overwritten here.
         basic_tensor fresh(e.shape(), detail::expression_device(e, device()));
-        detail::eval_into<detail::assign_op::set>(fresh, e);
         if constexpr (TL_AUTOGRAD) {
-          if (record) detail::record_expression(fresh, e);
+          if (record) detail::eval_and_record(fresh, e);
+          else detail::eval_into<detail::assign_op::set>(fresh, e);
+        } else {
+          detail::eval_into<detail::assign_op::set>(fresh, e);
         }
         *this = std::move(fresh);
       }

@@ -294,6 +294,19 @@ void record_expression(basic_tensor<T, Ext>& out, const E& e) {
   }
 }
 
+template <class T, class Ext, class E>
+void eval_and_record(basic_tensor<T, Ext>& out, const E& e) {
+  if constexpr (has_deferred_v<E>) {
+    // Keepdim reductions are computed once, here; evaluation and graph then see the same values.
+    const auto r = resolve(e);
+    eval_into<assign_op::set>(out, r);
+    record_expression(out, r);
+  } else {
+    eval_into<assign_op::set>(out, e);
+    record_expression(out, e);
+  }
+}
+
 [[noreturn]] inline void throw_no_higher_order() {
   throw autograd_error(
       "tl::autograd: recording the backward pass (create_graph = true: higher-order gradients, hessian, hvp, "

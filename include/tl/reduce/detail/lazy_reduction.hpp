@@ -188,15 +188,13 @@ struct keepdim_reduction : node_base<keepdim_reduction<Out, Red, Fin, N>, N::ran
     return f;
   }
 
-  // The generic node interface works on the computed result.
+  // The generic node interface works on the computed result; both return leaves that own it. There
+  // is no row() / linear(): a deferred node is always resolved (or fused) before evaluation.
   template <std::size_t R2>
   auto bcast(const shape_t<R2>& s) const {
     return resolved().bcast(s);
   }
   auto permute(const std::array<std::size_t, rank>& p) const { return resolved().permute(p); }
-  bool linear_ok() const { return resolved().linear_ok(); }
-  contig_row<Out> linear() const { return resolved().linear(); }
-  strided_row<Out> row(const index_t* o) const { return resolved().row(o); }
   template <class F>
   void for_each_leaf(F&& f) const {
     in.for_each_leaf(f);
