@@ -19,8 +19,8 @@
 //             both libraries differentiate their exact (division-free) gradient of prod: tl's exclusive
 //             cumprods against LibTorch's; same protocol as `hessian`.
 //
-// Diagnostics beside the cases: the chain's forward under no_grad, its two gradients written by hand
-// as fused tl expressions, the backward of sum(f(x) * w) for f = sin, tanh, sigmoid, and the five
+// Diagnostics beside the cases: the chain's forward under no_grad, the whole chain step with the host
+// block cache off, its two gradients written by hand as fused tl expressions, the backward of sum(f(x) * w) for f = sin, tanh, sigmoid, and the five
 // matrix products of one MLP step without autograd (tl's kernel against LibTorch's BLAS).
 //
 // Forward-only and backward-only times are measured with a steady clock around that part alone
@@ -264,6 +264,27 @@ void BM_chain_tl_forward_no_grad(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * chain_n);
 }
 BENCHMARK(BM_chain_tl_forward_no_grad)->Apply(real_time);
+
+/// The whole `chain` step with the host block cache off (tl::set_host_cache_limit(0)): every
+/// iteration's 4 MiB forward result and gradients then come from fresh pages.
+void BM_chain_tl_total_no_host_cache(benchmark::State& state) {
+  single_thread();
+  const tl::tensor<float, 1> x = chain_data().x.clone(), w = chain_data().w.clone();
+  x.requires_grad_();
+  w.requires_grad_();
+  const std::size_t limit = tl::host_memory_stats().limit_bytes;
+  tl::set_host_cache_limit(0);
+  for (auto _ : state) {
+    const auto loss = tl_chain_loss<0>(x, w);
+    loss.backward();
+    benchmark::DoNotOptimize(x.grad().data());
+    x.zero_grad();
+    w.zero_grad();
+  }
+  tl::set_host_cache_limit(limit);
+  state.SetItemsProcessed(state.iterations() * chain_n);
+}
+BENCHMARK(BM_chain_tl_total_no_host_cache)->Apply(real_time);
 
 /// Both gradients of `chain` written by hand as two fused tl expressions (no_grad, float literals):
 /// what one fused pass per gradient costs with tl's evaluator, a floor for the recorded backward.

@@ -5,19 +5,109 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <new>
+#include <unordered_map>
+#include <vector>
 
 #include "tl/core/device.hpp"
 
+namespace tl {
+
+/// @brief Counters of the host block cache (see tl::set_host_cache_limit).
+struct host_memory_stats_t {
+  bool enabled = false;              ///< false under AddressSanitizer (freed blocks must stay poisoned)
+  std::size_t limit_bytes = 0;       ///< the most bytes the cache keeps
+  std::size_t cached_bytes = 0;      ///< bytes in freed blocks kept for reuse now
+  std::uint64_t num_cache_hits = 0;  ///< large allocations served from the cache
+  std::uint64_t num_cache_misses = 0;  ///< large allocations that went to the system allocator
+};
+
+}  // namespace tl
+
 namespace tl::detail {
+
+/// Freed host blocks of at least `min_bytes`, kept by size class for the next allocation of the
+/// same class. A fresh block of a few MiB costs a page fault per 4 KiB page on first touch (about
+/// 1 ms for 4 MiB here), and glibc returns large freed blocks to the system, so a loop that makes a
+/// new large tensor per iteration (an evaluated expression, a gradient) would pay that every time.
+/// Size classes: eight per power of two (at most 12.5% unused). Bounded by `limit` bytes
+/// (default 256 MiB; 0 disables the cache); shared by all threads.
+struct host_block_cache {
+  static constexpr std::size_t min_bytes = std::size_t{1} << 18;
+  std::mutex m;
+  std::unordered_map<std::size_t, std::vector<void*>> free;
+  std::size_t cached = 0;
+  std::size_t limit = std::size_t{256} << 20;
+  std::uint64_t hits = 0, misses = 0;
+
+  /// The capacity a request of `bytes` is served with.
+  static std::size_t size_class(std::size_t bytes) {
+    if (bytes < min_bytes) return bytes;
+    std::size_t top = std::size_t{1} << (63 - __builtin_clzll(bytes));  // bytes in [top, 2 top)
+    const std::size_t step = top / 8;
+    return (bytes + step - 1) / step * step;
+  }
+  /// A block of capacity `cap` (a size class), from the cache when one is kept.
+  void* take(std::size_t cap) {
+    {
+      std::lock_guard<std::mutex> g(m);
+      if (auto it = free.find(cap); it != free.end() && !it->second.empty()) {
+        void* p = it->second.back();
+        it->second.pop_back();
+        cached -= cap;
+        ++hits;
+        return p;
+      }
+      ++misses;
+    }
+    return ::operator new(cap);
+  }
+  /// Keeps block p of capacity cap for reuse, or frees it when the cache is full.
+  void give(void* p, std::size_t cap) {
+    {
+      std::lock_guard<std::mutex> g(m);
+      if (cached + cap <= limit) {
+        free[cap].push_back(p);
+        cached += cap;
+        return;
+      }
+    }
+    ::operator delete(p);
+  }
+  /// Frees every kept block; with `new_limit`, also sets the limit.
+  void release(std::size_t new_limit) {
+    std::unordered_map<std::size_t, std::vector<void*>> out;
+    {
+      std::lock_guard<std::mutex> g(m);
+      out.swap(free);
+      cached = 0;
+      limit = new_limit;
+    }
+    for (auto& [cap, v] : out)
+      for (void* p : v) ::operator delete(p);
+  }
+  /// The process-wide cache (never destroyed: tensors in static storage may outlive any static).
+  static host_block_cache& instance() {
+    static host_block_cache* c = new host_block_cache;
+    return *c;
+  }
+};
+
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool host_cache_available = false;
+#else
+inline constexpr bool host_cache_available = true;
+#endif
 
 /// @brief A block of raw memory on one device; tensors and views hold it through a shared_ptr.
 struct storage {
   static constexpr std::size_t alignment = 64;
   void* ptr = nullptr;
   std::size_t nbytes = 0;
-  /// The block host memory came from (ptr rounded up to the alignment inside it).
+  /// The block host memory came from (ptr rounded up to the alignment inside it) and its size.
   void* raw = nullptr;
+  std::size_t raw_bytes = 0;
   /// Bumped by every in-place write through a tensor on this storage (used by autograd's checks).
   std::uint64_t version = 0;
   tl::device dev{};
@@ -41,7 +131,9 @@ struct storage {
       raw = ::operator new(bytes ? bytes : alignment, std::align_val_t{alignment});
       ptr = raw;
 #else
-      raw = ::operator new(bytes + alignment);
+      raw_bytes = host_block_cache::size_class(bytes + alignment);
+      raw = raw_bytes >= host_block_cache::min_bytes ? host_block_cache::instance().take(raw_bytes)
+                                                     : ::operator new(raw_bytes);
       const auto a = reinterpret_cast<std::uintptr_t>(raw);
       ptr = reinterpret_cast<void*>((a + alignment) & ~std::uintptr_t{alignment - 1});
 #endif
@@ -56,11 +148,44 @@ struct storage {
 #if defined(__SANITIZE_ADDRESS__)
       ::operator delete(raw, std::align_val_t{alignment});
 #else
-      ::operator delete(raw);
+      if (raw_bytes >= host_block_cache::min_bytes) host_block_cache::instance().give(raw, raw_bytes);
+      else ::operator delete(raw);
 #endif
     }
   }
 };
+
+}  // namespace tl::detail
+
+namespace tl {
+
+/// @brief Host tensors of 256 KiB and more keep their memory when freed, up to `bytes` in all, and
+/// reuse it for the next tensor of the same size class (no page faults on first touch). The
+/// default is 256 MiB; 0 turns the cache off. Frees what the cache holds now. No effect under
+/// AddressSanitizer, where the cache is off.
+inline void set_host_cache_limit(std::size_t bytes) { detail::host_block_cache::instance().release(bytes); }
+
+/// @brief Frees the host memory the cache keeps (the limit stays).
+inline void empty_host_cache() {
+  auto& c = detail::host_block_cache::instance();
+  std::size_t lim;
+  {
+    std::lock_guard<std::mutex> g(c.m);
+    lim = c.limit;
+  }
+  c.release(lim);
+}
+
+/// @brief The host block cache's counters.
+inline host_memory_stats_t host_memory_stats() {
+  auto& c = detail::host_block_cache::instance();
+  std::lock_guard<std::mutex> g(c.m);
+  return {detail::host_cache_available, c.limit, c.cached, c.hits, c.misses};
+}
+
+}  // namespace tl
+
+namespace tl::detail {
 
 inline std::shared_ptr<storage> make_storage(std::size_t bytes, tl::device d = tl::device::cpu, bool pin = false) {
   return std::make_shared<storage>(bytes, d, pin);
