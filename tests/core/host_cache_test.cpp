@@ -90,3 +90,16 @@ TEST_CASE("host cache: threads allocating and freeing large tensors keep their v
   CHECK(tl::host_memory_stats().cached_bytes <= (std::size_t{64} << 20));
   tl::set_host_cache_limit(std::size_t{256} << 20);
 }
+
+TEST_CASE("host cache: an allocation the system refuses frees the kept blocks and is tried again") {
+  tl::set_host_cache_limit(std::size_t{64} << 20);
+  if (!tl::host_memory_stats().enabled) return;  // (AddressSanitizer aborts on such a request)
+  { tl::tensor<float, 1> a(tl::shape_t<1>{big}); }
+  CHECK(tl::host_memory_stats().cached_bytes > 0);
+  // 2^42 floats (16 TiB): refused by the system allocator even after the cache is emptied.
+  const tl::shape_t<1> huge{tl::index_t{1} << 42};
+  auto make = [&] { return tl::tensor<float, 1>(huge); };
+  CHECK_THROWS_AS(make(), std::bad_alloc);
+  CHECK(tl::host_memory_stats().cached_bytes == 0);
+  tl::set_host_cache_limit(std::size_t{256} << 20);
+}

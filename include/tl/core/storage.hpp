@@ -48,7 +48,8 @@ struct host_block_cache {
     const std::size_t step = top / 8;
     return (bytes + step - 1) / step * step;
   }
-  /// A block of capacity `cap` (a size class), from the cache when one is kept.
+  /// A block of capacity `cap` (a size class), from the cache when one is kept. When the system
+  /// allocator fails, the kept blocks are freed and the allocation tried once more.
   void* take(std::size_t cap) {
     {
       std::lock_guard<std::mutex> g(m);
@@ -61,7 +62,17 @@ struct host_block_cache {
       }
       ++misses;
     }
-    return ::operator new(cap);
+    try {
+      return ::operator new(cap);
+    } catch (const std::bad_alloc&) {
+      std::size_t lim;
+      {
+        std::lock_guard<std::mutex> g(m);
+        lim = limit;
+      }
+      release(lim);
+      return ::operator new(cap);
+    }
   }
   /// Keeps block p of capacity cap for reuse, or frees it when the cache is full.
   void give(void* p, std::size_t cap) {
