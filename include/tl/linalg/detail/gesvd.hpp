@@ -109,6 +109,47 @@ void bidiagonalize_unblocked(index_t m, index_t n, T* a, index_t lda, real_t<T>*
   }
 }
 
+/// y[0:n) += a0 x0 + a1 x1 + a2 x2 + a3 x3 for four contiguous real vectors: y is read and written
+/// once for four rows, and the four rows are four streams for the memory system to fetch ahead.
+template <class T>
+void axpy4(index_t n, const T (&a)[4], const T* const (&x)[4], T* y) {
+  using P = packet_t<T>;
+  constexpr index_t W = static_cast<index_t>(P::size);
+  const P a0(a[0]), a1(a[1]), a2(a[2]), a3(a[3]);
+  index_t c = 0;
+  for (; c + W <= n; c += W) {
+    P t = P::load_unaligned(y + c);
+    t = tl::detail::simd_fma(P::load_unaligned(x[0] + c), a0, t);
+    t = tl::detail::simd_fma(P::load_unaligned(x[1] + c), a1, t);
+    t = tl::detail::simd_fma(P::load_unaligned(x[2] + c), a2, t);
+    t = tl::detail::simd_fma(P::load_unaligned(x[3] + c), a3, t);
+    t.store_unaligned(y + c);
+  }
+  for (; c < n; ++c) y[c] += a[0] * x[0][c] + a[1] * x[1][c] + a[2] * x[2][c] + a[3] * x[3][c];
+}
+
+/// d[k] = x_k . y (k < 4) for four contiguous real vectors x_k: y is loaded once for four rows.
+template <class T>
+void dot4(index_t n, const T* const (&x)[4], const T* y, T (&d)[4]) {
+  using P = packet_t<T>;
+  constexpr index_t W = static_cast<index_t>(P::size);
+  P s0(T(0)), s1(T(0)), s2(T(0)), s3(T(0));
+  index_t c = 0;
+  for (; c + W <= n; c += W) {
+    const P yc = P::load_unaligned(y + c);
+    s0 = tl::detail::simd_fma(P::load_unaligned(x[0] + c), yc, s0);
+    s1 = tl::detail::simd_fma(P::load_unaligned(x[1] + c), yc, s1);
+    s2 = tl::detail::simd_fma(P::load_unaligned(x[2] + c), yc, s2);
+    s3 = tl::detail::simd_fma(P::load_unaligned(x[3] + c), yc, s3);
+  }
+  d[0] = xsimd::hadd(s0);
+  d[1] = xsimd::hadd(s1);
+  d[2] = xsimd::hadd(s2);
+  d[3] = xsimd::hadd(s3);
+  for (; c < n; ++c)
+    for (int k = 0; k < 4; ++k) d[k] += x[k][c] * y[c];
+}
+
 /// Panel width and crossover of the blocked bidiagonalization.
 inline constexpr index_t gebrd_block = 32, gebrd_crossover = 128;
 
@@ -152,6 +193,22 @@ index_t bidiagonalize_panels(index_t m, index_t n, T* a, T* d, T* e, T* tq, T* t
       std::fill_n(q.data(), j, T(0));
       for (index_t r = k; r < m; ++r) {
         const T vr = a[r * n + k];
+        if (r + 4 <= m) {  // four rows per sweep over tmp (axpy4)
+          const T vs[4] = {vr, a[(r + 1) * n + k], a[(r + 2) * n + k], a[(r + 3) * n + k]};
+          const T* const rows[4] = {a + r * n + k + 1, a + (r + 1) * n + k + 1, a + (r + 2) * n + k + 1,
+                                    a + (r + 3) * n + k + 1};
+          axpy4(nc, vs, rows, tmp.data());
+          for (int h = 0; h < 4; ++h) {
+            const T* ar = a + (r + h) * n + k0;
+            const T* xr = X.data() + (r + h) * nb;
+            for (index_t l = 0; l < j; ++l) {
+              p[sz(l)] += ar[l] * vs[h];
+              q[sz(l)] += xr[l] * vs[h];
+            }
+          }
+          r += 3;
+          continue;
+        }
         const T* row = a + r * n + k + 1;
         for (index_t c = 0; c < nc; ++c) tmp[sz(c)] += vr * row[c];
         const T* ar = a + r * n + k0;
@@ -201,8 +258,17 @@ index_t bidiagonalize_panels(index_t m, index_t n, T* a, T* d, T* e, T* tq, T* t
       for (index_t l = 0; l < j; ++l) {
         p[sz(l)] = dotc(rk, a + (k0 + l) * n + k + 1, nc);
       }
+      T dots[4] = {};
       for (index_t r = k + 1; r < m; ++r) {
-        T acc = dotc(rk, a + r * n + k + 1, nc);  // packets (real: no conjugation)
+        const index_t h = (r - k - 1) % 4;
+        if (h == 0 && r + 4 <= m) {  // four rows per sweep over rk (dot4)
+          const T* const rows[4] = {a + r * n + k + 1, a + (r + 1) * n + k + 1, a + (r + 2) * n + k + 1,
+                                    a + (r + 3) * n + k + 1};
+          dot4(nc, rows, rk, dots);
+        } else if (h == 0) {
+          for (index_t t = 0; r + t < m; ++t) dots[t] = dotc(rk, a + (r + t) * n + k + 1, nc);
+        }
+        T acc = dots[h];  // packets (real: no conjugation)
         const T* ar = a + r * n + k0;
         const T* xr = X.data() + r * nb;
         for (index_t l = 0; l <= j; ++l) acc -= ar[l] * q[sz(l)];
