@@ -46,6 +46,14 @@ TEST_CASE("expressions, broadcasting and strided views are reduced directly") {
   same_on_device([](const auto& p) { return tl::sum(p, 1); }, rd, 0, w);
   exact_on_device([](const auto& p) { return tl::argmax(p, 1); }, x);
   exact_on_device([](const auto& p) { return tl::argmin(p, 0); }, w);
+  // Contiguous columns: a middle run of reduced dims over kept dims of 20 elements (the flat column
+  // walk), and the same through a transposed view (the general column walk).
+  const auto y = tl::rand<double>(3, 5, 4, 20);
+  same_on_device([](const auto& p) { return tl::sum(p, tl::dims{1, 2}); }, rd, 0, y);
+  same_on_device([](const auto& p) { return tl::sum(p * p, tl::dims{0, 1}, tl::keepdim); }, rd, 0, y);
+  same_on_device([](const auto& p) { return tl::sum(p.transpose(0, 1), tl::dims{1, 2}); }, rd, 0, y);
+  exact_on_device([](const auto& p) { return tl::amax(p, tl::dims{1, 2}); }, y);
+  exact_on_device([](const auto& p) { return tl::argmax(p, 2); }, y);
   // A scalar-only expression and a rank-0 tensor.
   exact_on_device([](const auto& p) { return tl::sum(p); }, tl::full(tl::shape_t<0>{}, 2.5f));
 }

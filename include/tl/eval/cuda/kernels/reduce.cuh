@@ -120,8 +120,10 @@ __global__ void __launch_bounds__(reduce_threads)
 
 /// Thread task t = (segment t / nout, output t % nout) folds reduced positions [s * seg, min(nrows,
 /// (s + 1) * seg)) of its output in order; one segment writes out[o], several write partial[t].
-template <class Red, class X, class Out, class Fin>
-__global__ void __launch_bounds__(reduce_threads)
+/// MinBlocks: blocks per multiprocessor the register allocation must allow (see
+/// `column_min_blocks`).
+template <int MinBlocks, class Red, class X, class Out, class Fin>
+__global__ void __launch_bounds__(reduce_threads, MinBlocks)
     reduce_columns(const Red red, const X x, index_t nout, index_t nrows, index_t seg, index_t nseg,
                    typename Red::acc_type* partial, Out* out, const Fin fin) {
   using A = typename Red::acc_type;
