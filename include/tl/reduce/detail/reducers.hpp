@@ -212,7 +212,7 @@ struct arg_reducer {
   TL_HDI acc_type combine(const acc_type& a, const acc_type& b) const {
     if (a.i < 0) return b;
     if (b.i < 0) return a;
-    const acc_type& first = b.i < a.i ? b : a;
+    const acc_type first = b.i < a.i ? b : a;  // a value: a reference here put the pairs on the CUDA stack
     if constexpr (std::is_floating_point_v<V>) {
       const bool na = std::isnan(a.v), nb = std::isnan(b.v);
       if (na && nb) return first;
