@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <vector>
 
@@ -505,12 +506,16 @@ bool svd_tall(index_t m, index_t n, T* a, real_t<T>* s, T* ut, index_t ucols, T*
   if (ut) {
     // Q = H(0) ... H(n-1) (m x ucols) by the blocked orgqr on a column-major copy of the left
     // reflectors; column j of Q is row j of ut.
+    // The work matrices come from per-thread buffers kept between calls (fresh pages would cost a
+    // page fault each), zeroed here.
     const index_t ldq = padded_ld<T>(m);
-    std::vector<T> q(static_cast<std::size_t>(ldq * ucols));
+    std::unique_ptr<T[]> qbig;
+    T* q = reusable_scratch<struct svd_q_tag>(static_cast<std::size_t>(ldq * ucols), qbig);
+    std::fill(q, q + ldq * ucols, T(0));
     for (index_t k = 0; k < n; ++k)
-      for (index_t i = k + 1; i < m; ++i) q[static_cast<std::size_t>(i + k * ldq)] = a[i * n + k];
-    orgqr_cm(m, ucols, n, q.data(), ldq, tq.data());
-    for (index_t j = 0; j < ucols; ++j) std::copy_n(q.data() + j * ldq, m, ut + j * m);
+      for (index_t i = k + 1; i < m; ++i) q[i + k * ldq] = a[i * n + k];
+    orgqr_cm(m, ucols, n, q, ldq, tq.data());
+    for (index_t j = 0; j < ucols; ++j) std::copy_n(q + j * ldq, m, ut + j * m);
     // P = diag(1, P'), P' = G(0) ... G(n-2) on indices 1..n-1, the same way; vh = P^H, so row i
     // of vh is the conjugated column i - 1 of P'.
     std::fill(vh, vh + n * n, T(0));
@@ -518,12 +523,14 @@ bool svd_tall(index_t m, index_t n, T* a, real_t<T>* s, T* ut, index_t ucols, T*
     const index_t n1 = n - 1;
     if (n1 > 0) {
       const index_t ldp = padded_ld<T>(n1);
-      std::vector<T> p(static_cast<std::size_t>(ldp * n1));
+      std::unique_ptr<T[]> pbig;
+      T* p = reusable_scratch<struct svd_p_tag>(static_cast<std::size_t>(ldp * n1), pbig);
+      std::fill(p, p + ldp * n1, T(0));
       for (index_t k = 0; k < n1; ++k)
-        for (index_t i = k + 1; i < n1; ++i) p[static_cast<std::size_t>(i + k * ldp)] = a[k * n + i + 1];
-      orgqr_cm(n1, n1, n1, p.data(), ldp, tp.data());
+        for (index_t i = k + 1; i < n1; ++i) p[i + k * ldp] = a[k * n + i + 1];
+      orgqr_cm(n1, n1, n1, p, ldp, tp.data());
       for (index_t i = 1; i < n; ++i)
-        for (index_t j = 1; j < n; ++j) vh[i * n + j] = conj_of(p[static_cast<std::size_t>((j - 1) + (i - 1) * ldp)]);
+        for (index_t j = 1; j < n; ++j) vh[i * n + j] = conj_of(p[(j - 1) + (i - 1) * ldp]);
     }
   }
   Rl* utr = reinterpret_cast<Rl*>(ut);
