@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -65,12 +66,7 @@ struct host_block_cache {
     try {
       return ::operator new(cap);
     } catch (const std::bad_alloc&) {
-      std::size_t lim;
-      {
-        std::lock_guard<std::mutex> g(m);
-        lim = limit;
-      }
-      release(lim);
+      release();
       return ::operator new(cap);
     }
   }
@@ -86,14 +82,15 @@ struct host_block_cache {
     }
     ::operator delete(p);
   }
-  /// Frees every kept block; with `new_limit`, also sets the limit.
-  void release(std::size_t new_limit) {
+  /// Frees every kept block; with `new_limit`, also sets the limit (in the same locked step, so a
+  /// limit set by another thread is never undone).
+  void release(std::optional<std::size_t> new_limit = std::nullopt) {
     std::unordered_map<std::size_t, std::vector<void*>> out;
     {
       std::lock_guard<std::mutex> g(m);
       out.swap(free);
       cached = 0;
-      limit = new_limit;
+      if (new_limit) limit = *new_limit;
     }
     for (auto& [cap, v] : out)
       for (void* p : v) ::operator delete(p);
@@ -177,15 +174,7 @@ namespace tl {
 inline void set_host_cache_limit(std::size_t bytes) { detail::host_block_cache::instance().release(bytes); }
 
 /// @brief Frees the host memory the cache keeps (the limit stays).
-inline void empty_host_cache() {
-  auto& c = detail::host_block_cache::instance();
-  std::size_t lim;
-  {
-    std::lock_guard<std::mutex> g(c.m);
-    lim = c.limit;
-  }
-  c.release(lim);
-}
+inline void empty_host_cache() { detail::host_block_cache::instance().release(); }
 
 /// @brief The host block cache's counters.
 inline host_memory_stats_t host_memory_stats() {
