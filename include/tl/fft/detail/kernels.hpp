@@ -490,7 +490,7 @@ struct stage_twiddles {
 
 /// One radix-R butterfly column of a Stockham stage on packets or scalars V:
 /// y[j + s (p R + r)] = w^(p r) * sum_k x[j + s (p + k m)] e^(-2 pi i r k / R).
-template <int R, bool Twiddle, class V, class T>
+template <int R, class V, class T>
 TL_INLINE void stage_column(index_t m, index_t s, index_t p, index_t j, const T* xr, const T* xi, T* yr, T* yi,
                             const V* wr, const V* wi, const odd_radix_table<T, (R % 2 ? R : 3)>* tab) {
   V ar[R], ai[R];
@@ -504,61 +504,138 @@ TL_INLINE void stage_column(index_t m, index_t s, index_t p, index_t j, const T*
   store_to(yr + o, ar[0]);
   store_to(yi + o, ai[0]);
   for (int r = 1; r < R; ++r) {
-    if constexpr (Twiddle) {
-      store_to(yr + o + s * r, fmsub(ar[r], wr[r - 1], ai[r] * wi[r - 1]));
-      store_to(yi + o + s * r, fmadd(ar[r], wi[r - 1], ai[r] * wr[r - 1]));
-    } else {
-      store_to(yr + o + s * r, ar[r]);
-      store_to(yi + o + s * r, ai[r]);
-    }
+    store_to(yr + o + s * r, fmsub(ar[r], wr[r - 1], ai[r] * wi[r - 1]));
+    store_to(yi + o + s * r, fmadd(ar[r], wi[r - 1], ai[r] * wr[r - 1]));
   }
 }
+
+/// Split loads from planar arrays (re, im): element e of a line, a packet V of consecutive ones.
+template <class T>
+struct split_source {
+  const T* re;
+  const T* im;
+  template <class V>
+  TL_INLINE void operator()(index_t e, V& r, V& i) const {
+    r = load_from<V>(re + e);
+    i = load_from<V>(im + e);
+  }
+};
+/// Loads from interleaved complex values (re, im, re, im, ...), split into packets; `swap`
+/// exchanges the parts (the inverse transform runs the forward kernels on swapped data).
+template <class T>
+struct interleaved_source {
+  const T* z;
+  bool swap;
+  template <class V>
+  TL_INLINE void operator()(index_t e, V& r, V& i) const {
+    V a, b;
+    if constexpr (std::is_same_v<V, T>) {
+      a = z[2 * e];
+      b = z[2 * e + 1];
+    } else {
+      unzip(V::load_unaligned(z + 2 * e), V::load_unaligned(z + 2 * e + lanes_of<V>), a, b);
+    }
+    r = swap ? b : a;
+    i = swap ? a : b;
+  }
+};
+/// Split stores to planar arrays.
+template <class T>
+struct split_sink {
+  T* re;
+  T* im;
+  template <class V>
+  TL_INLINE void operator()(index_t e, const V& r, const V& i) const {
+    store_to(re + e, r);
+    store_to(im + e, i);
+  }
+};
+/// Stores to interleaved complex values, each part times `scale`; `swap` as in interleaved_source.
+template <class T>
+struct interleaved_sink {
+  T* z;
+  bool swap;
+  T scale;
+  template <class V>
+  TL_INLINE void operator()(index_t e, const V& r0, const V& i0) const {
+    const V sc = splat<V>(scale);
+    const V r = (swap ? i0 : r0) * sc, i = (swap ? r0 : i0) * sc;
+    if constexpr (std::is_same_v<V, T>) {
+      z[2 * e] = r;
+      z[2 * e + 1] = i;
+    } else {
+      V lo, hi;
+      zip(r, i, lo, hi);
+      lo.store_unaligned(z + 2 * e);
+      hi.store_unaligned(z + 2 * e + lanes_of<V>);
+    }
+  }
+};
 
 /// The first stage of a single line (inner length 1) with packets over the butterfly index p, for
 /// a power-of-two radix R: packet V holds butterflies p0 .. p0 + w - 1, and interleave_regs puts
 /// their outputs y[p R + r] in order (R <= w: the R result registers are stored contiguously;
 /// R > w: R / w tile transposes). The last butterflies take narrower packets, then scalars.
-template <int R, class T>
-void first_stage_packets(index_t m, const T* xr, const T* xi, T* yr, T* yi, stage_twiddles<T> tw) {
+/// `in` loads the input (split_source or interleaved_source).
+template <int R, class T, class Src>
+void first_stage_packets(index_t m, const Src& in, T* yr, T* yi, stage_twiddles<T> tw) {
   static_assert((R & (R - 1)) == 0, "tl::fft: the packetized first stage needs a power-of-two radix");
   const odd_radix_table<T, 3>* tab = nullptr;
   for_each_width<T>(0, m, [&]<class V>(std::type_identity<V>, index_t from, index_t to) {
     constexpr index_t w = lanes_of<V>;
     for (index_t p0 = from; p0 < to; p0 += w) {
+      V ar[R], ai[R];
+      for (int k = 0; k < R; ++k) in(p0 + k * m, ar[k], ai[k]);
+      dft_points<R, V, T>(ar, ai, tab);
+      for (int r = 1; r < R; ++r) {
+        const V wr = load_from<V>(tw.re_by_r + (r - 1) * m + p0);
+        const V wi = load_from<V>(tw.im_by_r + (r - 1) * m + p0);
+        const V x = ar[r];
+        ar[r] = fmsub(x, wr, ai[r] * wi);
+        ai[r] = fmadd(x, wi, ai[r] * wr);
+      }
       if constexpr (w == 1) {
-        stage_column<R, true, T, T>(m, 1, p0, 0, xr, xi, yr, yi, tw.re + p0 * (R - 1), tw.im + p0 * (R - 1), tab);
-      } else {
-        V ar[R], ai[R];
-        for (int k = 0; k < R; ++k) {
-          ar[k] = V::load_unaligned(xr + p0 + k * m);
-          ai[k] = V::load_unaligned(xi + p0 + k * m);
+        for (int r = 0; r < R; ++r) {
+          yr[p0 * R + r] = ar[r];
+          yi[p0 * R + r] = ai[r];
         }
-        dft_points<R, V, T>(ar, ai, tab);
-        for (int r = 1; r < R; ++r) {
-          const V wr = V::load_unaligned(tw.re_by_r + (r - 1) * m + p0);
-          const V wi = V::load_unaligned(tw.im_by_r + (r - 1) * m + p0);
-          const V x = ar[r];
-          ar[r] = fmsub(x, wr, ai[r] * wi);
-          ai[r] = fmadd(x, wi, ai[r] * wr);
+      } else if constexpr (R < w) {  // the R registers hold y[p0 R .. (p0 + w) R) in order
+        interleave_regs<R>(ar);
+        interleave_regs<R>(ai);
+        for (int r = 0; r < R; ++r) {
+          ar[r].store_unaligned(yr + p0 * R + r * w);
+          ai[r].store_unaligned(yi + p0 * R + r * w);
         }
-        if constexpr (R < w) {  // the R registers hold y[p0 R .. (p0 + w) R) in order
-          interleave_regs<R>(ar);
-          interleave_regs<R>(ai);
-          for (int r = 0; r < R; ++r) {
-            ar[r].store_unaligned(yr + p0 * R + r * w);
-            ai[r].store_unaligned(yi + p0 * R + r * w);
-          }
-        } else {  // R / w tile transposes; row q of tile b is y[(p0 + q) R + b w ..]
-          for (int b = 0; b < R / w; ++b) {
-            interleave_regs<w>(ar + b * w);
-            interleave_regs<w>(ai + b * w);
-            for (int q = 0; q < w; ++q) {
-              ar[b * w + q].store_unaligned(yr + (p0 + q) * R + b * w);
-              ai[b * w + q].store_unaligned(yi + (p0 + q) * R + b * w);
-            }
+      } else {  // R / w tile transposes; row q of tile b is y[(p0 + q) R + b w ..]
+        for (int b = 0; b < R / w; ++b) {
+          interleave_regs<w>(ar + b * w);
+          interleave_regs<w>(ai + b * w);
+          for (int q = 0; q < w; ++q) {
+            ar[b * w + q].store_unaligned(yr + (p0 + q) * R + b * w);
+            ai[b * w + q].store_unaligned(yi + (p0 + q) * R + b * w);
           }
         }
       }
+    }
+  });
+}
+
+/// The last stage (m = 1, every twiddle 1) of radix R over a contiguous run of s columns:
+/// y[j + s r] = sum_k x[j + s k] e^(-2 pi i r k / R), read from x (split) and written through `out`
+/// (split_sink or interleaved_sink).
+template <int R, class T, class Dst>
+void last_stage(index_t s, const T* xr, const T* xi, const Dst& out) {
+  const odd_radix_table<T, (R % 2 ? R : 3)>* tab = nullptr;
+  if constexpr (R % 2 == 1) tab = &odd_radix_table<T, R>::get();
+  for_each_width<T>(0, s, [&]<class V>(std::type_identity<V>, index_t from, index_t to) {
+    for (index_t j = from; j < to; j += lanes_of<V>) {
+      V ar[R], ai[R];
+      for (int k = 0; k < R; ++k) {
+        ar[k] = load_from<V>(xr + j + s * k);
+        ai[k] = load_from<V>(xi + j + s * k);
+      }
+      dft_points<R, V, T>(ar, ai, tab);
+      for (int r = 0; r < R; ++r) out(j + s * r, ar[r], ai[r]);
     }
   });
 }
@@ -571,14 +648,8 @@ void stockham_stage(index_t m, index_t s, const T* xr, const T* xi, T* yr, T* yi
   const odd_radix_table<T, (R % 2 ? R : 3)>* tab = nullptr;
   if constexpr (R % 2 == 1) tab = &odd_radix_table<T, R>::get();
   if constexpr ((R & (R - 1)) == 0 && packet<T>::size > 1)
-    if (s == 1 && tw.re_by_r) return first_stage_packets<R, T>(m, xr, xi, yr, yi, tw);
-  if (m == 1) {  // the last stage: every twiddle is 1
-    for_each_width<T>(0, s, [&]<class V>(std::type_identity<V>, index_t from, index_t to) {
-      for (index_t j = from; j < to; j += lanes_of<V>)
-        stage_column<R, false, V, T>(1, s, 0, j, xr, xi, yr, yi, nullptr, nullptr, tab);
-    });
-    return;
-  }
+    if (s == 1 && tw.re_by_r) return first_stage_packets<R, T>(m, split_source<T>{xr, xi}, yr, yi, tw);
+  if (m == 1) return last_stage<R, T>(s, xr, xi, split_sink<T>{yr, yi});
   for (index_t p = 0; p < m; ++p) {
     const T* twr = tw.re + p * (R - 1);
     const T* twi = tw.im + p * (R - 1);
@@ -589,7 +660,7 @@ void stockham_stage(index_t m, index_t s, const T* xr, const T* xi, T* yr, T* yi
         wi[r] = splat<V>(twi[r]);
       }
       for (index_t j = from; j < to; j += lanes_of<V>)
-        stage_column<R, true, V, T>(m, s, p, j, xr, xi, yr, yi, wr, wi, tab);
+        stage_column<R, V, T>(m, s, p, j, xr, xi, yr, yi, wr, wi, tab);
     });
   }
 }

@@ -102,6 +102,8 @@ void c2c_pass(const complex<T>* src, complex<T>* dst, index_t outer, index_t nin
   const index_t W = static_cast<index_t>(packet<T>::size);
   const index_t L = inner == 1 ? 1 : (inner >= 2 * W ? 2 * W : std::min(W, inner));
   const index_t nblk = (inner + L - 1) / L;
+  // Whole contiguous lines: the plan reads and writes the interleaved values itself.
+  const bool direct = inner == 1 && ncopy == n && plan->interleaved_ok();
   tl::detail::parallel_ranges(outer * nblk, std::max<index_t>(1, grain_for(n * L)), [&](index_t lo, index_t hi) {
     scratch<T>& sc = scratch<T>::local();
     sc.reserve(static_cast<std::size_t>(n * L), static_cast<std::size_t>(plan->scratch_size() * L));
@@ -112,6 +114,11 @@ void c2c_pass(const complex<T>* src, complex<T>* dst, index_t outer, index_t nin
       const index_t o = t / nblk, i0 = (t % nblk) * L, lanes = std::min(L, inner - i0);
       const complex<T>* s0 = src + (o * nin) * inner + i0;
       complex<T>* d0 = dst + (o * n) * inner + i0;
+      if (direct) {
+        plan->run_interleaved(reinterpret_cast<const T*>(s0), reinterpret_cast<T*>(d0), sc.re, sc.im, sc.wre, sc.wim,
+                              inverse, scale);
+        continue;
+      }
       if (inner == 1) {
         deinterleave(s0, ncopy, pr, pi);
       } else if (lanes == L) {

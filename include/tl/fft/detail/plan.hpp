@@ -150,21 +150,9 @@ class c2c_plan {
     for (std::size_t st = 0; st < m_radix.size(); ++st) {
       const int R = m_radix[st];
       left /= R;
-      const stage_twiddles<T> tw{m_tw_re[st].data(), m_tw_im[st].data(), st == 0 ? m_tw0_re.data() : nullptr,
-                                 st == 0 ? m_tw0_im.data() : nullptr};
-      switch (R) {
-        case 2: stockham_stage<2, T>(left, s * L, xr, xi, yr, yi, tw); break;
-        case 3: stockham_stage<3, T>(left, s * L, xr, xi, yr, yi, tw); break;
-        case 4: stockham_stage<4, T>(left, s * L, xr, xi, yr, yi, tw); break;
-        case 5: stockham_stage<5, T>(left, s * L, xr, xi, yr, yi, tw); break;
-        case 7: stockham_stage<7, T>(left, s * L, xr, xi, yr, yi, tw); break;
-        case 8: stockham_stage<8, T>(left, s * L, xr, xi, yr, yi, tw); break;
-        case 16:
-          stockham_stage<16, T>(left, s * L, xr, xi, yr, yi, tw);
-          break;
-        case 11: stockham_stage<11, T>(left, s * L, xr, xi, yr, yi, tw); break;
-        default: stockham_stage<13, T>(left, s * L, xr, xi, yr, yi, tw); break;
-      }
+      with_radix(R, [&]<int Rc>(std::integral_constant<int, Rc>) {
+        stockham_stage<Rc, T>(left, s * L, xr, xi, yr, yi, stage_tw(st));
+      });
       s *= R;
       std::swap(xr, yr);
       std::swap(xi, yi);
@@ -172,7 +160,60 @@ class c2c_plan {
     return {xr, xi};
   }
 
+  /// Whether run_interleaved takes this plan: Stockham stages (at least two) whose first radix is
+  /// a power of two, on a SIMD build.
+  bool interleaved_ok() const {
+    return packet<T>::size > 1 && m_blue_n == 0 && m_n1 == 0 && m_radix.size() >= 2 &&
+           (m_radix[0] & (m_radix[0] - 1)) == 0;
+  }
+  /// One line from interleaved complex src to interleaved dst (n values each, dst may be src),
+  /// times `scale`; `inverse` runs the inverse DFT. The first stage reads src and the last writes
+  /// dst directly, so no separate pass splits or joins the parts. Work arrays: (ar, ai) and
+  /// (br, bi), n elements each. Needs interleaved_ok().
+  void run_interleaved(const T* src, T* dst, T* ar, T* ai, T* br, T* bi, bool inverse, T scale) const {
+    const std::size_t ns = m_radix.size();
+    index_t left = m_n / m_radix[0];
+    with_radix(m_radix[0], [&]<int Rc>(std::integral_constant<int, Rc>) {
+      if constexpr ((Rc & (Rc - 1)) == 0)
+        first_stage_packets<Rc, T>(left, interleaved_source<T>{src, inverse}, ar, ai, stage_tw(0));
+    });
+    index_t s = m_radix[0];
+    for (std::size_t st = 1; st + 1 < ns; ++st) {
+      const int R = m_radix[st];
+      left /= R;
+      with_radix(R, [&]<int Rc>(std::integral_constant<int, Rc>) {
+        stockham_stage<Rc, T>(left, s, ar, ai, br, bi, stage_tw(st));
+      });
+      s *= R;
+      std::swap(ar, br);
+      std::swap(ai, bi);
+    }
+    with_radix(m_radix[ns - 1], [&]<int Rc>(std::integral_constant<int, Rc>) {
+      last_stage<Rc, T>(s, ar, ai, interleaved_sink<T>{dst, inverse, scale});
+    });
+  }
+
  private:
+  /// Calls f(std::integral_constant<int, R>{}) for a radix of the plans.
+  template <class F>
+  static void with_radix(int R, F&& f) {
+    switch (R) {
+      case 2: f(std::integral_constant<int, 2>{}); break;
+      case 3: f(std::integral_constant<int, 3>{}); break;
+      case 4: f(std::integral_constant<int, 4>{}); break;
+      case 5: f(std::integral_constant<int, 5>{}); break;
+      case 7: f(std::integral_constant<int, 7>{}); break;
+      case 8: f(std::integral_constant<int, 8>{}); break;
+      case 11: f(std::integral_constant<int, 11>{}); break;
+      case 13: f(std::integral_constant<int, 13>{}); break;
+      default: f(std::integral_constant<int, 16>{}); break;
+    }
+  }
+  stage_twiddles<T> stage_tw(std::size_t st) const {
+    return {m_tw_re[st].data(), m_tw_im[st].data(), st == 0 ? m_tw0_re.data() : nullptr,
+            st == 0 ? m_tw0_im.data() : nullptr};
+  }
+
   void build_stockham() {
     index_t n = m_n;
     std::vector<int> f;
@@ -181,31 +222,35 @@ class c2c_plan {
       n /= 2;
       ++e;
     }
-    int k16 = 0, k8 = 0, k4 = 0, k2 = 0;
-    if (radix16 && e >= 8) {
-      // Radix 16 where possible, the rest as 4, 8 or 8 * 4 (for 2^(4k+1), instead of 16 * 2).
-      // (Lengths up to 128 keep radix 8 and 4: faster there.)
-      k16 = e / 4;
-      const int rem = e % 4;
-      if (rem == 1) {
-        if (k16 > 0) {
-          --k16;
-          k8 = 1;
-          k4 = 1;
-        } else {
-          k2 = 1;
+    if (wide_registers && e >= 6) {
+      // 64-byte registers: radix 8 first, then mostly radix 8, with the rest of the exponent
+      // e - 3 placed where it measured fastest (a radix 16 second for 2^7 and 2^10, radix-4 stages
+      // early on for larger sizes). A radix-16 butterfly's data fills all 32 registers and
+      // spills; radix-8 stages, though one pass more every 12 factors of 2, measured 1.1-1.4x
+      // faster per transform for double from 2^8 up and for float from 2^10 up. Float 2^8 keeps
+      // 16 x 16 (one 16 x 16 tile per first-stage packet; 1.2x faster than 8, 4, 8 there).
+      if (lanes_w == 16 && e == 8) {
+        f = {16, 16};
+      } else {
+        f.push_back(8);
+        int r = e - 3;
+        if (r % 3 == 2) {
+          f.push_back(4);
+          r -= 2;
+        } else if (r % 3 == 1 && e >= 13) {
+          f.insert(f.end(), {4, 8, 8, 4});
+          r -= 10;
+        } else if (r % 3 == 1) {
+          f.push_back(16);
+          r -= 4;
         }
-      } else if (rem == 2) {
-        k4 = 1;
-      } else if (rem == 3) {
-        k8 = 1;
+        f.insert(f.end(), r / 3, 8);
       }
     } else {
-      // Radix 8 where possible; 2^(3k+1) uses 4 * 4 instead of 8 * 2 when it can.
-      k8 = e / 3;
-      const int rem = e % 3;
-      k4 = rem == 2 ? 1 : 0;
-      if (rem == 1) {
+      // Radix 8 where possible; 2^(3k+1) uses 4 * 4 instead of 8 * 2 when it can. Large radices
+      // first: the first stages run with a short inner length.
+      int k8 = e / 3, k4 = e % 3 == 2 ? 1 : 0, k2 = 0;
+      if (e % 3 == 1) {
         if (k8 > 0) {
           --k8;
           k4 += 2;
@@ -213,12 +258,10 @@ class c2c_plan {
           k2 = 1;
         }
       }
+      f.insert(f.end(), k8, 8);
+      f.insert(f.end(), k4, 4);
+      f.insert(f.end(), k2, 2);
     }
-    // Large radices first: the first stages run with a short inner length.
-    f.insert(f.end(), k16, 16);
-    f.insert(f.end(), k8, 8);
-    f.insert(f.end(), k4, 4);
-    f.insert(f.end(), k2, 2);
     for (int p : {3, 5, 7, 11, 13})
       while (n % p == 0) {
         f.push_back(p);
@@ -283,10 +326,9 @@ class c2c_plan {
   }
 
   static constexpr index_t lanes_w = lanes_of<packet<T>>;
-  /// Radix-16 stages where the register file holds a radix-16 butterfly (32 registers: AVX-512):
-  /// one pass fewer than radix 8 every 12 factors of 2; on the AVX-512 Xeon of docs/benchmarks.md
-  /// 1.2-1.7x faster from 256 points up (float 1024: 1.4x, double 4096: 1.7x).
-  static constexpr bool radix16 = tl::detail::simd_register_bytes<packet<T>>() == 64;
+  /// Builds whose packets are 64 bytes (AVX-512) choose their power-of-two radices by build_stockham's
+  /// measured rule.
+  static constexpr bool wide_registers = tl::detail::simd_register_bytes<packet<T>>() == 64;
   /// The narrower packets the four-step decomposition takes on AVX-512 builds when a batch of
   /// sub-transforms (lanes x length x re/im, and as much scratch) then fits in 32 KiB of L1 and
   /// a full-width batch would not: 256 bits.
