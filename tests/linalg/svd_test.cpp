@@ -88,6 +88,18 @@ void svd_shapes() {
     for (index_t i = 3; i < 9; ++i) CHECK(static_cast<ld>(s(i)) <= 20 * 12 * eps_of<T>() * static_cast<ld>(s(0)));
   }
   check_svd<T>(tl::tensor<T, 2>(tl::zeros<T>(4, 6)));
+  // Orders of 64 and up apply the QR sweeps' rotations in batches: rank-deficient and with zero
+  // rows and columns (zero diagonal entries chased out between batches).
+  {
+    const auto f = random_tensor<T, 2>({120, 5}, 23), g = random_tensor<T, 2>({5, 70}, 24);
+    check_svd<T>(tl::linalg::matmul(f, g));
+    auto z = random_tensor<T, 2>({96, 96}, 25);
+    for (index_t k = 0; k < 96; k += 7) {
+      z.select(0, k) = T(0);
+      z.select(1, (k * 5) % 96) = T(0);
+    }
+    check_svd<T>(z);
+  }
   {
     auto [Q, S0, V0] = tl::linalg::svd(random_tensor<T, 2>({6, 6}, 31));
     check_svd<T>(Q);

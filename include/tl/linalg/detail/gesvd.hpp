@@ -5,8 +5,9 @@
 /// by the reflectors, LAPACK's zlarfg convention; real matrices in panels, see
 /// bidiagonalize_panels), Q and P formed by the blocked orgqr, then implicit-shift QR on B (Golub-Kahan steps
 /// with Wilkinson shifts of B^T B, deflation after Demmel-Kahan's relative test, zero diagonal
-/// entries chased out with plain rotations). The rotations of one sweep are recorded and applied
-/// to the singular vector rows afterwards in cache-sized column chunks.
+/// entries chased out with plain rotations). The rotations of up to 16 sweeps are recorded and
+/// applied to the singular vector rows together, as a wavefront over L1-sized column chunks
+/// (rotation_batch).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -331,17 +332,81 @@ TL_INLINE void rotate_rows(Rl* __restrict x, Rl* __restrict y, index_t len, Rl c
   }
 }
 
-/// Applies rotations j = 0..cnt-1 on rows (first + j, first + j + 1) of x (row stride ld, len
-/// reals per row), in order, column chunk by column chunk.
+/// The rotation sequences of up to `max_sweeps` QR sweeps, kept to be applied to the singular
+/// vector rows together. Sweep q rotates rows (lo_q + j, lo_q + j + 1) for j < cnt_q, in order.
+/// apply() runs them as a wavefront: rotation j of sweep q at step t = j + 2 q, which keeps every
+/// dependency (a rotation of sweep q touches rows that sweep q - 1 finished with two steps
+/// earlier), so each column chunk of a row is read and written once per batch while it stays in
+/// L1, instead of once per sweep from the outer caches.
 template <class Rl>
-void apply_rotation_sequence(Rl* x, index_t ld, index_t len, index_t first, const Rl* c, const Rl* s, index_t cnt) {
-  constexpr index_t chunk = 64;
-  for (index_t c0 = 0; c0 < len; c0 += chunk) {
-    const index_t wdt = std::min(chunk, len - c0);
-    for (index_t j = 0; j < cnt; ++j)
-      rotate_rows(x + (first + j) * ld + c0, x + (first + j + 1) * ld + c0, wdt, c[j], s[j]);
+struct rotation_batch {
+  static constexpr int max_sweeps = 32;
+  static constexpr index_t chunk = 32;  // columns per wavefront: 2 max_sweeps + 2 rows of it fit in L1
+  /// Below this order the vectors fit in L1 and each sweep is applied at once (apply_sweep).
+  static constexpr index_t min_order = 64;
+  index_t n;
+  int count = 0;
+  index_t lo[max_sweeps] = {}, cnt[max_sweeps] = {};
+  std::vector<Rl> c, s;  // [sweep][j]
+  std::vector<Rl> buf;   // the packed column chunk
+  explicit rotation_batch(index_t n_) : n(n_), c(static_cast<std::size_t>(max_sweeps * n_)), s(c.size()) {}
+  bool full() const { return count == max_sweeps; }
+  /// One sweep's rotations (rows first + j, first + j + 1 for j < k), in order, in place.
+  static void apply_sweep(Rl* x, index_t ld, index_t len, index_t first, const Rl* cs, const Rl* sn, index_t k) {
+    for (index_t j = 0; j < k; ++j) rotate_rows(x + (first + j) * ld, x + (first + j + 1) * ld, len, cs[j], sn[j]);
   }
-}
+  void add(index_t first, const Rl* cs, const Rl* sn, index_t k) {
+    lo[count] = first;
+    cnt[count] = k;
+    std::copy(cs, cs + k, c.begin() + count * n);
+    std::copy(sn, sn + k, s.begin() + count * n);
+    ++count;
+  }
+  /// The kept sweeps on rows jmin.. of x (row stride ld, w reals per row), as a wavefront.
+  void wavefront(Rl* x, index_t ld, index_t w, index_t jmin, index_t jend) const {
+    for (index_t t = jmin; t < jend + 2 * (count - 1); ++t)
+      for (int q = 0; q < count; ++q) {
+        const index_t j = t - 2 * q;
+        if (j < lo[q] || j >= lo[q] + cnt[q]) continue;
+        const index_t k = q * n + j - lo[q];
+        rotate_rows(x + (j - jmin) * ld, x + (j + 1 - jmin) * ld, w, c[k], s[k]);
+      }
+  }
+  /// Applies the kept sweeps, in order, to the rows of x (row stride ld, len reals per row) and
+  /// forgets them.
+  void apply(Rl* x, index_t ld, index_t len) {
+    if (count == 0 || x == nullptr) {
+      count = 0;
+      return;
+    }
+    index_t jmin = lo[0], jend = lo[0] + cnt[0];
+    for (int q = 1; q < count; ++q) {
+      jmin = std::min(jmin, lo[q]);
+      jend = std::max(jend, lo[q] + cnt[q]);
+    }
+    const index_t rows = jend - jmin + 1;
+    if (len < chunk) {  // short rows: the rows in flight fit in L1 as they lie
+      wavefront(x + jmin * ld, ld, len, jmin, jend);
+      count = 0;
+      return;
+    }
+    // Each column chunk is copied to a packed buffer first: for power-of-two sizes the rows of
+    // x lie a multiple of 4 KiB apart, and the 2 max_sweeps + 2 rows in flight would share a few
+    // L1 sets.
+    buf.resize(static_cast<std::size_t>(rows * chunk));
+    Rl* b = buf.data();
+    index_t c0 = 0;
+    for (; c0 + chunk <= len; c0 += chunk) {
+      for (index_t r = 0; r < rows; ++r)
+        for (index_t i = 0; i < chunk; ++i) b[r * chunk + i] = x[(jmin + r) * ld + c0 + i];
+      wavefront(b, chunk, chunk, jmin, jend);
+      for (index_t r = 0; r < rows; ++r)
+        for (index_t i = 0; i < chunk; ++i) x[(jmin + r) * ld + c0 + i] = b[r * chunk + i];
+    }
+    if (c0 < len) wavefront(x + jmin * ld + c0, ld, len - c0, jmin, jend);
+    count = 0;
+  }
+};
 
 template <class Rl>
 TL_INLINE void givens(Rl y, Rl z, Rl& c, Rl& s, Rl& r) {
@@ -373,6 +438,13 @@ bool bidiagonal_qr(index_t n, Rl* d, Rl* e, Rl* ut, index_t ldu, index_t ulen, R
   for (index_t i = 0; i + 1 < n; ++i) e[i] /= anorm;
   std::vector<Rl> rot(static_cast<std::size_t>(4 * n));
   Rl *cu = rot.data(), *su = cu + n, *cv = su + n, *sv = cv + n;
+  // The sweeps' rotations are applied to ut and vh in batches (rotation_batch) from order 64 up.
+  const bool batched = n >= rotation_batch<Rl>::min_order;
+  rotation_batch<Rl> bu(ut && batched ? n : 0), bv(vh && batched ? n : 0);
+  const auto flush = [&] {
+    bv.apply(vh, ldv, vlen);
+    bu.apply(ut, ldu, ulen);
+  };
   const auto negligible = [&](index_t i) {
     return std::abs(e[i]) <= eps * (std::abs(d[i]) + std::abs(d[i + 1])) || std::abs(e[i]) <= tiny;
   };
@@ -400,6 +472,7 @@ bool bidiagonal_qr(index_t n, Rl* d, Rl* e, Rl* ut, index_t ldu, index_t ulen, R
         break;
       }
     if (z >= 0) {
+      flush();
       Rl c, s, r;
       if (z < hi) {
         Rl f = e[z];
@@ -428,7 +501,10 @@ bool bidiagonal_qr(index_t n, Rl* d, Rl* e, Rl* ut, index_t ldu, index_t ulen, R
       }
       continue;
     }
-    if (++iter > maxit) return false;
+    if (++iter > maxit) {
+      flush();
+      return false;
+    }
     // Wilkinson shift: the eigenvalue of the trailing 2 x 2 of B^T B nearer its last entry.
     const Rl dm = d[hi - 1], em = hi - 1 > lo ? e[hi - 2] : Rl(0), fm = e[hi - 1], dn = d[hi];
     const Rl t11 = dm * dm + em * em, t12 = dm * fm, t22 = dn * dn + fm * fm;
@@ -461,9 +537,16 @@ bool bidiagonal_qr(index_t n, Rl* d, Rl* e, Rl* ut, index_t ldu, index_t ulen, R
       cu[k - lo] = c;
       su[k - lo] = s;
     }
-    if (vh) apply_rotation_sequence(vh, ldv, vlen, lo, cv, sv, hi - lo);
-    if (ut) apply_rotation_sequence(ut, ldu, ulen, lo, cu, su, hi - lo);
+    if (!batched) {
+      if (vh) rotation_batch<Rl>::apply_sweep(vh, ldv, vlen, lo, cv, sv, hi - lo);
+      if (ut) rotation_batch<Rl>::apply_sweep(ut, ldu, ulen, lo, cu, su, hi - lo);
+      continue;
+    }
+    if (vh) bv.add(lo, cv, sv, hi - lo);
+    if (ut) bu.add(lo, cu, su, hi - lo);
+    if (bu.full() || bv.full()) flush();
   }
+  flush();
   for (index_t i = 0; i < n; ++i) d[i] *= anorm;
   return true;
 }
