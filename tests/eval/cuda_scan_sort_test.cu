@@ -73,17 +73,19 @@ TEST_CASE_TEMPLATE("softmax and log_softmax over dim 0 and -1", T, float, double
   same_on_device([](const auto& p) { return tl::log_softmax(p, 1); }, rt, at_log, z);
 }
 
-TEST_CASE_TEMPLATE("softmax of aligned rows of 2 to 16 KiB (staged in shared memory) follows the host", T, float,
-                   double) {
+TEST_CASE_TEMPLATE("softmax of aligned rows of 2 to 32 KiB (a block per row, in registers) follows the host", T,
+                   float, double) {
   tl::manual_seed(14);
   const double rt = std::is_same_v<T, float> ? 1e-5 : 1e-13;
   const double at = std::is_same_v<T, float> ? 1e-6 : 1e-14;
   const double at_log = std::is_same_v<T, float> ? 1e-5 : 1e-13;
-  // Rows of 520 to 16 KiB; 3 rows to 3000 rows (several rows per block, the pipeline's last stage
-  // empty); a rank-3 tensor; the row-aligned slice is staged too, the shifted one is not.
-  const tl::index_t longest = 16384 / static_cast<tl::index_t>(sizeof(T));
-  for (const auto s : {tl::shape_t<2>{3, 520}, tl::shape_t<2>{3000, 1024}, tl::shape_t<2>{7, longest},
-                       tl::shape_t<2>{5, longest - 4}}) {
+  // Rows of 520 elements to 32 KiB: every block size and chunk count of the kernel, full and with
+  // idle threads, and just past the longest row (the block kernel reading the row twice); 3 to 3000
+  // rows; a rank-3 tensor; the row-aligned slice takes the kernel too, the shifted one does not.
+  const tl::index_t longest = 32768 / static_cast<tl::index_t>(sizeof(T));
+  for (const auto s : {tl::shape_t<2>{3, 520}, tl::shape_t<2>{3000, 1024}, tl::shape_t<2>{4, 1500},
+                       tl::shape_t<2>{7, longest / 2}, tl::shape_t<2>{5, longest / 2 + 8}, tl::shape_t<2>{6, longest},
+                       tl::shape_t<2>{5, longest - 4}, tl::shape_t<2>{3, longest + 4}}) {
     CAPTURE(s[0]);
     CAPTURE(s[1]);
     tl::tensor<T, 2> x = tl::randn<T>(s) * T(3);
@@ -99,6 +101,11 @@ TEST_CASE_TEMPLATE("softmax of aligned rows of 2 to 16 KiB (staged in shared mem
   }
   const auto y = tl::randn<T>(4, 3, 1000);
   same_on_device([](const auto& p) { return tl::softmax(p, 2); }, rt, at, y);
+  // Rows at no single stride (two of each three), and one row broadcast to five (stride 0).
+  const auto w = tl::randn<T>(4, 3, 1032);
+  same_on_device([](const auto& p) { return tl::softmax(p.slice(1, 0, 2), -1); }, rt, at, w);
+  same_on_device([](const auto& p) { return tl::log_softmax(p.slice(1, 1, 3), 2); }, rt, at_log, w);
+  same_on_device([](const auto& p) { return tl::softmax(p.expand(5, 1032), 1); }, rt, at, tl::tensor<T, 2>(tl::randn<T>(1, 1032)));
   same_on_device([](const auto& p) { return tl::log_softmax(p, -1); }, rt, at_log, y);
   const auto m = tl::randn<T>(64, 2048, cuda0);
   CHECK(bytes_of(tl::softmax(m, 1)) == bytes_of(tl::softmax(m, 1)));

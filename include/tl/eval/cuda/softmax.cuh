@@ -4,6 +4,7 @@
 /// tl/reduce/softmax.hpp and tl/eval/eval.hpp). See kernels/softmax.cuh for the kernels.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -22,35 +23,35 @@ inline constexpr index_t cuda_softmax_column_rows = 1024;
 inline constexpr index_t cuda_softmax_column_width = 32;
 /// Rows up to this long get a warp each, longer ones a block.
 inline constexpr index_t cuda_softmax_warp_len = 32 * cuda_kernels::softmax_cached;
-/// The longest row (in bytes) the staged kernel keeps in shared memory (two per block).
-inline constexpr std::size_t cuda_softmax_stage_bytes = 16384;
+/// The longest row (in bytes) the chunked kernel keeps in registers: 512 threads of 4 chunks.
+inline constexpr std::size_t cuda_softmax_chunked_bytes = 32768;
 
 template <class P>
 inline constexpr bool is_plain_leaf_v = false;
 template <class T, class E>
 inline constexpr bool is_plain_leaf_v<tensor_leaf<T, E>> = true;
 
-/// Whether the staged kernel can read lines through row_access<P> into V: P is one plain tensor of
-/// V, V real floating.
+/// Whether the chunked kernel can read lines through row_access<P> into V: P is one plain tensor
+/// of V, V real floating.
 template <class V, class P>
-inline constexpr bool cuda_softmax_staged_type =
+inline constexpr bool cuda_softmax_chunked_type =
     is_plain_leaf_v<P> && (std::is_same_v<V, float> || std::is_same_v<V, double>) &&
     std::is_same_v<typename P::value_type, V>;
 
-/// Whether the staged kernel can read these lines and write `out`: unit stride along the dim, every
+/// Whether the chunked kernel can read these lines and write `out`: unit stride along the dim, every
 /// row start (and the output) 16-byte aligned, a whole number of chunks, and a row longer than a
-/// warp's share but within the stage.
+/// warp's share but within the registers of a block.
 template <class V, class L>
-bool cuda_softmax_staged_ok(const L& lines, const V* out) {
+bool cuda_softmax_chunked_ok(const L& lines, const V* out) {
   using P = std::remove_cvref_t<decltype(lines.access.p)>;
-  if constexpr (!cuda_softmax_staged_type<V, P>) {
+  if constexpr (!cuda_softmax_chunked_type<V, P>) {
     return false;
   } else {
     constexpr std::size_t R = P::rank;
     constexpr index_t n = 16 / sizeof(V);
     const auto& p = lines.access.p;
     if (lines.len <= cuda_softmax_warp_len || lines.len % n != 0 ||
-        static_cast<std::size_t>(lines.len) * sizeof(V) > cuda_softmax_stage_bytes)
+        static_cast<std::size_t>(lines.len) * sizeof(V) > cuda_softmax_chunked_bytes)
       return false;
     if (p.m_stride[R - 1] != 1 || lines.layout.step != 1 || reinterpret_cast<std::uintptr_t>(p.p) % 16 != 0 ||
         reinterpret_cast<std::uintptr_t>(out) % 16 != 0)
@@ -61,24 +62,20 @@ bool cuda_softmax_staged_ok(const L& lines, const V* out) {
   }
 }
 
-/// Blocks of a softmax kernel resident on one multiprocessor of device dev (the last answer is kept
-/// per thread: a loop of equal calls queries once).
-template <class Kernel>
-int cuda_resident_blocks(Kernel kernel, std::size_t smem, int dev) {
-  struct query {
-    const void* kernel;
-    std::size_t smem;
-    int dev, blocks;
-  };
-  thread_local query last{nullptr, 0, -1, 0};
-  const void* key = reinterpret_cast<const void*>(kernel);
-  if (last.kernel != key || last.smem != smem || last.dev != dev) {
-    int n = 0;
-    TL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, cuda_kernels::softmax_threads, smem),
-                  "softmax");
-    last = {key, smem, dev, n > 0 ? n : 1};
+/// The one stride s with row o at offset o * s, for rows indexed row-major over dims of extents
+/// ext[0, n) and strides str[0, n); -1 where there is none.
+inline index_t cuda_uniform_row_step(const index_t* ext, const index_t* str, std::size_t n) {
+  index_t step = 0, next = -1;  // next: the stride the next outer dim must have
+  for (std::size_t k = n; k-- > 0;) {
+    if (ext[k] == 1) continue;
+    if (next < 0) {
+      step = str[k];
+    } else if (str[k] != next) {
+      return -1;
+    }
+    next = str[k] * ext[k];
   }
-  return last.blocks;
+  return step;
 }
 
 template <bool Log, class N, class V>
@@ -99,16 +96,28 @@ void cuda_softmax_launch(const N& node_in, std::size_t d, V* out, int dev) {
   const index_t nlines = lines.nlines, len = lines.len;
   if (nlines == 0 || len == 0) return;
   using A = std::remove_cvref_t<decltype(lines.access)>;
-  if constexpr (cuda_softmax_staged_type<V, std::remove_cvref_t<decltype(lines.access.p)>>) {
-    if (cuda_softmax_staged_ok<V>(lines, out)) {
-      // Persistent blocks, each taking the same number of rows (within one).
-      const auto kernel = k::softmax_rows_staged<Log, V, A, R>;
-      const std::size_t smem = 2 * static_cast<std::size_t>(len) * sizeof(V);
-      const index_t slots =
-          static_cast<index_t>(tl::cuda::detail::sm_count(dev)) * cuda_resident_blocks(kernel, smem, dev);
-      const index_t per_block = (nlines + slots - 1) / slots;
-      const auto grid = static_cast<unsigned>((nlines + per_block - 1) / per_block);
-      kernel<<<grid, k::softmax_threads, smem, s>>>(lines.access, nlines, len, out, lines.layout);
+  if constexpr (cuda_softmax_chunked_type<V, std::remove_cvref_t<decltype(lines.access.p)>>) {
+    if (cuda_softmax_chunked_ok<V>(lines, out)) {
+      // A block per row (the grid-stride loop covers more rows than one grid holds); the block
+      // takes the fewest threads that hold the row in 2 chunks each, or 512 threads of 4 chunks.
+      const index_t nchunk = len / static_cast<index_t>(16 / sizeof(V));
+      const auto grid = static_cast<unsigned>(std::min<index_t>(nlines, index_t{1} << 30));
+      const auto& p = lines.access.p;
+      const index_t in_step = cuda_uniform_row_step(p.m_shape.data(), p.m_stride.data(), R - 1);
+      const index_t out_step = cuda_uniform_row_step(lines.layout.ext, lines.layout.str, R - 1);
+      const bool uniform = in_step >= 0 && out_step >= 0;
+      const auto run = [&](auto kernel, int threads) {
+        kernel<<<grid, threads, 0, s>>>(lines.access, nlines, len, out, lines.layout, p.p, uniform ? in_step : -1,
+                                        uniform ? out_step : -1);
+      };
+      if (nchunk <= 256)
+        run(k::softmax_rows_chunked<128, 2, Log, V, A, R>, 128);
+      else if (nchunk <= 512)
+        run(k::softmax_rows_chunked<256, 2, Log, V, A, R>, 256);
+      else if (nchunk <= 1024)
+        run(k::softmax_rows_chunked<512, 2, Log, V, A, R>, 512);
+      else
+        run(k::softmax_rows_chunked<512, 4, Log, V, A, R>, 512);
       TL_CUDA_CHECK(cudaGetLastError(), "softmax");
       return;
     }

@@ -8,10 +8,9 @@
 ///    reduction combined with CUB's WarpReduce / BlockReduce and broadcast to the group. Rows of up
 ///    to G * softmax_cached elements are read once and kept in registers; longer rows are read
 ///    again for each step;
-///  - `softmax_rows_staged`: rows of one contiguous, 16-byte aligned real tensor of 2 to 16 KiB:
-///    each block walks its rows with a two-stage pipeline in shared memory (the next row is copied in
-///    with `cp.async` while the current one is reduced and written), so loads stay in flight through
-///    the reductions; each thread reads, reduces and writes only the 16-byte chunks it copied in;
+///  - `softmax_rows_chunked`: rows of one contiguous, 16-byte aligned real tensor of 2 to 32 KiB:
+///    a block per row, each thread keeping its 16-byte chunks of the row in registers; a grid of
+///    one block per row keeps loads of other rows in flight through each block's reductions;
 ///  - `softmax_columns`: the dim is not innermost and there are many rows: one thread per row, the
 ///    same three steps in order, neighbouring threads reading neighbouring elements.
 /// The arithmetic follows the host: x - max, exp, a sum, then exp(x - max) * (1 / sum) or
@@ -138,30 +137,6 @@ __global__ void __launch_bounds__(softmax_threads)
   }
 }
 
-/// 16 bytes from global to shared memory without passing through registers (sm_80 and later; a
-/// plain copy before).
-__device__ __forceinline__ void copy16_async(void* smem, const void* gmem) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  const auto s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem) : "memory");
-#else
-  *static_cast<int4*>(smem) = *static_cast<const int4*>(gmem);
-#endif
-}
-/// Closes the group of copies issued since the last commit.
-__device__ __forceinline__ void copy_async_commit() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-/// Waits until at most N of this thread's committed groups are still in flight.
-template <int N>
-__device__ __forceinline__ void copy_async_wait() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-#endif
-}
-
 /// 16 bytes of V.
 template <class V>
 struct alignas(16) softmax_chunk {
@@ -169,65 +144,85 @@ struct alignas(16) softmax_chunk {
   V v[n];
 };
 
-/// Rows of `len` elements (a multiple of 16 / sizeof(V)) at x.prepare(o).p, 16-byte aligned; the
-/// dynamic shared memory holds two rows. Block b takes rows b, b + gridDim.x, ...
-template <bool Log, class V, class X, std::size_t R>
-__global__ void __launch_bounds__(softmax_threads)
-    softmax_rows_staged(const X x, index_t nlines, index_t len, V* out, const line_layout<R> lay) {
-  using chunk = softmax_chunk<V>;
-  extern __shared__ int4 softmax_stage[];
-  __shared__ typename cub::BlockReduce<V, softmax_threads>::TempStorage temp;
-  __shared__ V shared[1];
-  const index_t nchunk = len / chunk::n;
-  chunk* const stage[2] = {reinterpret_cast<chunk*>(softmax_stage), reinterpret_cast<chunk*>(softmax_stage) + nchunk};
-  const index_t first = threadIdx.x, step = softmax_threads;
-  auto fetch = [&](index_t o, int b) {
-    if (o < nlines) {
-      const V* src = x.prepare(o).p;
-      for (index_t c = first; c < nchunk; c += step) copy16_async(stage[b] + c, src + c * chunk::n);
-    }
-    copy_async_commit();  // an empty group past the last row keeps the wait count uniform
-  };
-  index_t o = blockIdx.x;
-  fetch(o, 0);
-  for (int b = 0; o < nlines; o += gridDim.x, b ^= 1) {  // uniform across the block
-    // The other buffer was last read by this thread's own chunks, before this point.
-    fetch(o + gridDim.x, b ^ 1);
-    copy_async_wait<1>();  // this thread's chunks of row o have landed
-    chunk* const row = stage[b];
-    // 1. maximum
-    V m = -std::numeric_limits<V>::infinity();
-    for (index_t c = first; c < nchunk; c += step) {
-      const chunk v = row[c];
+/// The reduction of v over the block's T threads, returned to every thread: a butterfly of shuffles
+/// within each warp, the warps' results through `shared` (T / 32 slots), then a butterfly over them.
+/// The order depends on T alone.
+template <int T, class V, class Op>
+__device__ __forceinline__ V block_all_reduce(V v, V* shared, Op op) {
 #pragma unroll
-      for (int k = 0; k < chunk::n; ++k) m = softmax_max_op<V>{}(m, v.v[k]);
+  for (int o = 16; o > 0; o >>= 1) v = op(v, __shfl_xor_sync(0xffffffffu, v, o));
+  constexpr int warps = T / 32;
+  if constexpr (warps > 1) {
+    const int w = static_cast<int>(threadIdx.x) / 32, l = static_cast<int>(threadIdx.x) % 32;
+    if (l == 0) shared[w] = v;
+    __syncthreads();
+    v = shared[l % warps];
+#pragma unroll
+    for (int o = warps / 2; o > 0; o >>= 1) v = op(v, __shfl_xor_sync(0xffffffffu, v, o));
+    __syncthreads();  // shared is reused
+  }
+  return v;
+}
+
+/// Rows of `len` elements (a whole number of 16-byte chunks, at most T * K of them) at
+/// x.prepare(o).p, 16-byte aligned, and the output likewise: a block of T threads per row, each
+/// thread loading its K chunks (c = thread + i * T) into registers with 16-byte loads, so the row
+/// is read once and written once. One row per block with a grid of rows keeps many rows' loads in
+/// flight on each multiprocessor through the reductions; the grid-stride loop covers more rows than
+/// a grid holds. Where rows sit at one stride (in_step, out_step >= 0; the common case), row o is
+/// found by one multiplication instead of an index unravelled with 64-bit divisions.
+template <int T, int K, bool Log, class V, class X, std::size_t R>
+__global__ void __launch_bounds__(T)
+    softmax_rows_chunked(const X x, index_t nlines, index_t len, V* out, const line_layout<R> lay, const V* in,
+                         index_t in_step, index_t out_step) {
+  using chunk = softmax_chunk<V>;
+  __shared__ V shared[T / 32];
+  const index_t nchunk = len / chunk::n;
+  for (index_t o = blockIdx.x; o < nlines; o += gridDim.x) {  // uniform across the block
+    const chunk* const src = reinterpret_cast<const chunk*>(in_step >= 0 ? in + o * in_step : x.prepare(o).p);
+    // Every load is issued before any is used (a branch around each load and its use would keep one
+    // in flight); the chunks past the row hold -inf, which changes neither the maximum nor the sum.
+    chunk v[K];
+#pragma unroll
+    for (int i = 0; i < K; ++i) {
+      const index_t c = threadIdx.x + static_cast<index_t>(i) * T;
+      if (c < nchunk) {
+        v[i] = src[c];
+      } else {
+#pragma unroll
+        for (int k = 0; k < chunk::n; ++k) v[i].v[k] = -std::numeric_limits<V>::infinity();
+      }
     }
-    m = group_all_reduce<softmax_threads>(m, temp, shared, 0, softmax_max_op<V>{});
-    // 2. sum of exp(x - max); the chunk keeps exp(x - max) (softmax) or x - max (log_softmax)
+    V m = -std::numeric_limits<V>::infinity();
+#pragma unroll
+    for (int i = 0; i < K; ++i)
+#pragma unroll
+      for (int k = 0; k < chunk::n; ++k) m = softmax_max_op<V>{}(m, v[i].v[k]);
+    m = block_all_reduce<T>(m, shared, softmax_max_op<V>{});
+    // The chunks keep exp(x - max) (softmax) or x - max (log_softmax).
     V sum = 0;
-    for (index_t c = first; c < nchunk; c += step) {
-      chunk v = row[c];
+#pragma unroll
+    for (int i = 0; i < K; ++i)
 #pragma unroll
       for (int k = 0; k < chunk::n; ++k) {
-        const V xs = v.v[k] - m;
+        const V xs = v[i].v[k] - m;
         const V ex = std::exp(xs);
         sum += ex;
-        v.v[k] = Log ? xs : ex;
+        v[i].v[k] = Log ? xs : ex;
       }
-      row[c] = v;
-    }
-    sum = group_all_reduce<softmax_threads>(sum, temp, shared, 0, softmax_sum_op{});
-    // 3. outputs
+    sum = block_all_reduce<T>(sum, shared, softmax_sum_op{});
     const V ls = std::log(sum), inv = V(1) / sum;
-    chunk* const d = reinterpret_cast<chunk*>(out + lay.offset(o));
-    for (index_t c = first; c < nchunk; c += step) {
-      chunk v = row[c];
+    chunk* const d = reinterpret_cast<chunk*>(out + (out_step >= 0 ? o * out_step : lay.offset(o)));
 #pragma unroll
-      for (int k = 0; k < chunk::n; ++k) v.v[k] = Log ? v.v[k] - ls : v.v[k] * inv;
-      d[c] = v;
+    for (int i = 0; i < K; ++i) {
+      const index_t c = threadIdx.x + static_cast<index_t>(i) * T;
+      if (c < nchunk) {
+#pragma unroll
+        for (int k = 0; k < chunk::n; ++k) v[i].v[k] = Log ? v[i].v[k] - ls : v[i].v[k] * inv;
+        d[c] = v[i];
+      }
     }
   }
-  copy_async_wait<0>();
 }
 
 template <bool Log, class V, class X, std::size_t R>
