@@ -62,8 +62,10 @@ struct reg_leaf : node_base<reg_leaf<T, R>, R> {
   }
   reg_leaf permute(const std::array<std::size_t, R>&) const { return *this; }
   bool linear_ok() const { return true; }
-  reg_row<T> linear() const { return {p}; }
-  reg_row<T> row(const index_t*) const { return {p}; }
+  // Host and device like every node's accessors (the nodes above them are): the tape runs on the
+  // host only, but nvcc checks the calls of every instantiated host-device function.
+  TL_HDI reg_row<T> linear() const { return {p}; }
+  TL_HDI reg_row<T> row(const index_t*) const { return {p}; }
   template <class F>
   void for_each_leaf(F&&) const {}
 };
