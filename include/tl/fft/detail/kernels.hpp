@@ -230,6 +230,15 @@ TL_INLINE void interleave_regs(V* a) {
   static_assert(R >= 2 && (R & (R - 1)) == 0, "tl::fft: interleave_regs needs a power-of-two count");
   using T = typename V::value_type;
   [[maybe_unused]] constexpr std::size_t bytes = tl::detail::simd_register_bytes<V>();
+  // Whether a tile form below handles this case (the rounds of zips at the end do the rest).
+  constexpr bool tile =
+#if defined(__AVX__)
+      (bytes == 32 && ((std::is_same_v<T, float> && R == 8) || (std::is_same_v<T, double> && R == 4))) ||
+#endif
+#if defined(__AVX512F__)
+      (bytes == 64 && ((std::is_same_v<T, double> && R == 8) || (std::is_same_v<T, float> && R == 16))) ||
+#endif
+      false;
 #if defined(__AVX__)
   if constexpr (bytes == 32 && std::is_same_v<T, float> && R == 8) {
     __m256 t[8], u[8];
@@ -305,10 +314,12 @@ TL_INLINE void interleave_regs(V* a) {
     return;
   }
 #endif
-  for (int round = 1; round < R; round *= 2) {
-    V b[R];
-    for (int i = 0; i < R / 2; ++i) zip(a[i], a[i + R / 2], b[2 * i], b[2 * i + 1]);
-    for (int i = 0; i < R; ++i) a[i] = b[i];
+  if constexpr (!tile) {
+    for (int round = 1; round < R; round *= 2) {
+      V b[R];
+      for (int i = 0; i < R / 2; ++i) zip(a[i], a[i + R / 2], b[2 * i], b[2 * i + 1]);
+      for (int i = 0; i < R; ++i) a[i] = b[i];
+    }
   }
 }
 
