@@ -11,6 +11,7 @@
     solve:         torch.linalg.solve(a, b)           (float 4096 with 1 and 4096 columns, double with 1)
     eigh:          torch.linalg.eigh(s)               (float, double 1024)
     fft:           torch.fft.fft / rfft               (2^24 complex, 4096 x 4096 complex, 2^24 real)
+    autograd:      the 10-op chain of bench_cuda_autograd (2^24 floats), forward and forward + backward
 
 Each expression is written as a PyTorch user writes it: eager, one kernel and one fresh
 temporary per op. Times are GPU times between two torch.cuda.Event records around one run,
@@ -93,6 +94,25 @@ def libraries(dev):
     report("rfft_1d_2^24", median_ms(lambda: torch.fft.rfft(x)), (1 << 24) + ((1 << 23) + 1) * 2, 1)
 
 
+def autograd_chain(dev):
+    """The rows of bench_cuda_autograd: the 10-op chain over 2^24 floats, forward and backward."""
+    n = 1 << 24
+    x = torch.randn(n, device=dev).requires_grad_()
+    w = torch.randn(n, device=dev).requires_grad_()
+
+    def loss():
+        return torch.tanh(torch.sin(x) * w + torch.exp(-(x * x)) - torch.sigmoid(w) * x).sum()
+
+    def step():
+        loss().backward()
+        x.grad = None
+        w.grad = None
+
+    # x and w read, their gradients written: 4 arrays, as counted by bench_cuda_autograd
+    report("autograd_chain_forward", median_ms(loss), n, 4)
+    report("autograd_chain_total", median_ms(step), n, 4)
+
+
 def main():
     if not torch.cuda.is_available():
         print("no CUDA device: skipping the GPU benchmarks")
@@ -142,6 +162,7 @@ def main():
         report("torch_softmax_last", median_ms(lambda: torch.softmax(xs, -1)), 8192 * 4096, 2)
         del xs, out_s
         libraries(dev)
+    autograd_chain(dev)
 
 
 if __name__ == "__main__":
