@@ -106,6 +106,9 @@ TEST_CASE_TEMPLATE("softmax of aligned rows of 2 to 32 KiB (a block per row, in 
   same_on_device([](const auto& p) { return tl::softmax(p.slice(1, 0, 2), -1); }, rt, at, w);
   same_on_device([](const auto& p) { return tl::log_softmax(p.slice(1, 1, 3), 2); }, rt, at_log, w);
   same_on_device([](const auto& p) { return tl::softmax(p.expand(5, 1032), 1); }, rt, at, tl::tensor<T, 2>(tl::randn<T>(1, 1032)));
+  // Negative row strides (flipped views): rows in reverse order, and reversed inside a batch.
+  same_on_device([](const auto& p) { return tl::softmax(p.flip({0}), -1); }, rt, at, w);
+  same_on_device([](const auto& p) { return tl::log_softmax(p.flip({1}), -1); }, rt, at_log, w);
   same_on_device([](const auto& p) { return tl::log_softmax(p, -1); }, rt, at_log, y);
   const auto m = tl::randn<T>(64, 2048, cuda0);
   CHECK(bytes_of(tl::softmax(m, 1)) == bytes_of(tl::softmax(m, 1)));

@@ -65,17 +65,19 @@ bool cuda_softmax_chunked_ok(const L& lines, const V* out) {
 /// The one stride s with row o at offset o * s, for rows indexed row-major over dims of extents
 /// ext[0, n) and strides str[0, n); -1 where there is none.
 inline index_t cuda_uniform_row_step(const index_t* ext, const index_t* str, std::size_t n) {
-  index_t step = 0, next = -1;  // next: the stride the next outer dim must have
+  index_t step = 0, next = 0;  // next: the stride the next outer dim must have
+  bool seen = false;          // a dim of extent > 1 was seen
   for (std::size_t k = n; k-- > 0;) {
     if (ext[k] == 1) continue;
-    if (next < 0) {
+    if (!seen) {
       step = str[k];
+      seen = true;
     } else if (str[k] != next) {
       return -1;
     }
     next = str[k] * ext[k];
   }
-  return step;
+  return step < 0 ? -1 : step;  // -1 doubles as "none": a negative stride takes the general path
 }
 
 template <bool Log, class N, class V>
