@@ -18,6 +18,10 @@
 //   hessian_prod: the 64 x 64 Hessian of prod(x) in double with one element of x exactly zero, so
 //             both libraries differentiate their exact (division-free) gradient of prod: tl's exclusive
 //             cumprods against LibTorch's; same protocol as `hessian`.
+//   jacobian: the 128 x 128 Jacobian of f(x) = tanh(A x) * x + x^2 in float: tl::autograd::jacobian
+//             row by row and with vectorize (one batched backward pass) against LibTorch's loop of
+//             one backward per row (torch.autograd.functional.jacobian's default). The Hessians
+//             above are also timed with vectorize.
 //
 // Diagnostics beside the cases: the chain's forward under no_grad, the whole chain step with the host
 // block cache off, its two gradients written by hand as fused tl expressions, the backward of sum(f(x) * w) for f = sin, tanh, sigmoid, and the five
@@ -792,6 +796,23 @@ void BM_hessian_tl(benchmark::State& state) {
 }
 BENCHMARK(BM_hessian_tl)->Apply(real_time_us);
 
+/// The same with vectorize: one backward pass through the gradient's graph for all rows.
+void time_hessian_tl_vectorized(benchmark::State& state, const char* what,
+                                tl::tensor<double, 0> (*f)(const tl::tensor<double, 1>&),
+                                const tl::tensor<double, 1>& x, const std::vector<double>& want) {
+  single_thread();
+  const tl::autograd::jacobian_options o{.create_graph = false, .vectorize = true};
+  if (!close(state, what, flat(tl::autograd::hessian(f, x, o)), want, 1e-9)) return;
+  for (auto _ : state) {
+    auto h = tl::autograd::hessian(f, x, o);
+    benchmark::DoNotOptimize(h.data());
+  }
+}
+void BM_hessian_tl_vectorized(benchmark::State& state) {
+  time_hessian_tl_vectorized(state, "tl hessian, vectorized", hessian_f, hessian_x(), hessian_reference());
+}
+BENCHMARK(BM_hessian_tl_vectorized)->Apply(real_time_us);
+
 #ifdef TL_BENCH_HAVE_TORCH
 /// Times LibTorch's Hessian of f at x as torch.autograd.functional.hessian computes it (the
 /// gradient with create_graph, then one backward per row), after checking it once against `want`.
@@ -866,6 +887,11 @@ void BM_hessian_prod_tl(benchmark::State& state) {
   time_hessian_tl(state, "tl hessian of prod", hessian_prod_f, hessian_prod_x(), hessian_prod_reference());
 }
 BENCHMARK(BM_hessian_prod_tl)->Apply(real_time_us);
+void BM_hessian_prod_tl_vectorized(benchmark::State& state) {
+  time_hessian_tl_vectorized(state, "tl hessian of prod, vectorized", hessian_prod_f, hessian_prod_x(),
+                             hessian_prod_reference());
+}
+BENCHMARK(BM_hessian_prod_tl_vectorized)->Apply(real_time_us);
 
 #ifdef TL_BENCH_HAVE_TORCH
 void BM_hessian_prod_torch(benchmark::State& state) {
@@ -874,6 +900,78 @@ void BM_hessian_prod_torch(benchmark::State& state) {
       hessian_prod_reference());
 }
 BENCHMARK(BM_hessian_prod_torch)->Apply(real_time_us);
+#endif
+
+// ===== (f) Jacobian of f(x) = tanh(A x) * x + x^2, x: 128 floats =================================
+
+constexpr std::int64_t j_n = 128;
+
+struct jac_case {
+  tl::tensor<float, 2> a;
+  tl::tensor<float, 1> x;
+  std::vector<double> want;  // J_ij = (1 - tanh(Ax)_i^2) A_ij x_i + [i == j] (tanh(Ax)_i + 2 x_i)
+};
+const jac_case& jacobian_case() {
+  static const jac_case c = [] {
+    tl::manual_seed(6);
+    jac_case r{tl::tensor<float, 2>(tl::randn<float>(j_n, j_n) * 0.1f), tl::tensor<float, 1>(tl::randn<float>(j_n)), {}};
+    r.want.assign(j_n * j_n, 0.0);
+    for (std::int64_t i = 0; i < j_n; ++i) {
+      double s = 0;
+      for (std::int64_t k = 0; k < j_n; ++k) s += double(r.a(i, k)) * double(r.x(k));
+      const double t = std::tanh(s), xi = r.x(i);
+      for (std::int64_t j = 0; j < j_n; ++j)
+        r.want[i * j_n + j] = (1 - t * t) * double(r.a(i, j)) * xi + (i == j ? t + 2 * xi : 0.0);
+    }
+    return r;
+  }();
+  return c;
+}
+
+void time_jacobian_tl(benchmark::State& state, bool vectorize) {
+  single_thread();
+  const auto& c = jacobian_case();
+  auto f = [&](const tl::tensor<float, 1>& v) {
+    const tl::tensor<float, 1> ax = tl::matmul(c.a, v);
+    return tl::tensor<float, 1>(tl::tanh(ax) * v + v * v);
+  };
+  const tl::autograd::jacobian_options o{.create_graph = false, .vectorize = vectorize};
+  if (!close(state, vectorize ? "tl jacobian, vectorized" : "tl jacobian", flat(tl::autograd::jacobian(f, c.x, o)),
+             c.want, 1e-4))
+    return;
+  for (auto _ : state) {
+    auto j = tl::autograd::jacobian(f, c.x, o);
+    benchmark::DoNotOptimize(j.data());
+  }
+}
+void BM_jacobian_tl(benchmark::State& state) { time_jacobian_tl(state, false); }
+BENCHMARK(BM_jacobian_tl)->Apply(real_time_us);
+void BM_jacobian_tl_vectorized(benchmark::State& state) { time_jacobian_tl(state, true); }
+BENCHMARK(BM_jacobian_tl_vectorized)->Apply(real_time_us);
+
+#ifdef TL_BENCH_HAVE_TORCH
+/// LibTorch: torch.autograd.functional.jacobian's loop (one backward per output element through
+/// the retained graph); LibTorch's C++ API has no batched (vmap) backward.
+void BM_jacobian_torch(benchmark::State& state) {
+  single_thread();
+  const auto& c = jacobian_case();
+  const auto a = to_torch(c.a), x0 = to_torch(c.x);
+  const auto eye = torch::eye(j_n, torch::kFloat32);
+  auto jac = [&] {
+    const auto x = x0.detach().requires_grad_(true);
+    const auto y = torch::tanh(torch::matmul(a, x)) * x + x * x;
+    auto j = torch::empty({j_n, j_n}, torch::kFloat32);
+    for (std::int64_t i = 0; i < j_n; ++i)
+      j[i].copy_(torch::autograd::grad({y}, {x}, {eye[i]}, /*retain_graph=*/true)[0]);
+    return j;
+  };
+  if (!close(state, "torch jacobian", flat(jac()), c.want, 1e-4)) return;
+  for (auto _ : state) {
+    auto j = jac();
+    benchmark::DoNotOptimize(j.data_ptr());
+  }
+}
+BENCHMARK(BM_jacobian_torch)->Apply(real_time_us);
 #endif
 
 }  // namespace

@@ -116,6 +116,44 @@ void put_row(J& jm, index_t row, const G& g, index_t n) {
   }
   jm.select(0, row) = g.contiguous().reshape(n);
 }
+/// Vectorized backward: the gradients with respect to x for a batch of output gradients
+/// (gyb: [batch] ++ y's shape), as one tensor [batch] ++ x's shape, from ONE run of the graph in which
+/// every gradient carries the batch dim. Undefined when x is not reached. The graph is retained.
+template <class Y, class X>
+tensor<typename X::value_type, X::rank + 1> grad_batched(const Y& y, const tensor<typename Y::value_type, Y::rank + 1>& gyb,
+                                                         const X& x) {
+  using namespace tl::detail;
+  std::unordered_map<const autograd_meta_base*, std::shared_ptr<void>> cap;
+  cap[x.autograd_meta_handle().get()] = nullptr;
+  engine_ctx ctx;
+  ctx.retain_graph = true;
+  ctx.capture = &cap;
+  ctx.batch = gyb.shape()[0];
+  const auto& m = y.autograd_meta_handle();
+  if (m->grad_fn) {
+    static_cast<typed_node<typename Y::value_type, Y::rank>*>(m->grad_fn.get())->receive_batched(gyb);
+    run_graph(m->grad_fn.get(), ctx);
+  } else {
+    no_grad guard;
+    deliver_batched(m, gyb, ctx);
+  }
+  using GB = tensor<typename X::value_type, X::rank + 1>;
+  const auto& slot = cap[x.autograd_meta_handle().get()];
+  if (slot) return *std::static_pointer_cast<GB>(slot);
+  return undefined_tensor<typename X::value_type, X::rank + 1>();
+}
+/// The identity as m cotangents of shape s: [m] ++ s, cotangent i one-hot at flat index i.
+template <class T, std::size_t R>
+tensor<T, R + 1> unit_cotangents(const shape_t<R>& s, index_t m, tl::device dev) {
+  return eye<T>(m, m, dev).reshape(tl::detail::batched_shape(m, s));
+}
+/// Writes the batched gradients gb ([m] ++ x's shape) into the [m, n] matrix view of J.
+template <class J, class GB>
+void put_rows(J& jm, const GB& gb, index_t m, index_t n) {
+  no_grad guard;
+  if (!gb.defined()) return;  // J stays zero
+  jm.copy_(gb.reshape(m, n));
+}
 template <class Y, class X, std::size_t RJ>
 tensor<typename X::value_type, RJ> jac_shape_tensor(const Y& y, const X& x) {
   shape_t<RJ> s{};
@@ -151,10 +189,19 @@ auto jvp(F&& f, const X& x, const tl::detail::dyn_tensor_t<X>& v) {
   return std::make_pair(y.detach(), jv);
 }
 
+/// @brief Options of tl::autograd::jacobian and hessian (torch.autograd.functional's keywords).
+struct jacobian_options {
+  bool create_graph = false;  ///< jacobian: record the backward passes (the result is differentiable)
+  /// One backward pass for all rows: every gradient in the graph carries a leading dim of cotangents
+  /// (torch's vectorize=True). Nodes without a batched rule run once per row inside that pass.
+  bool vectorize = false;
+};
+
 /// @brief The Jacobian of f at x, shape f(x).shape() ++ x.shape() (torch.autograd.functional.jacobian):
-/// one backward pass per output element through one recorded graph.
+/// one backward pass per output element through one recorded graph, or with `vectorize` one
+/// backward pass carrying every output element's cotangent at once.
 template <class F, class X>
-auto jacobian(F&& f, const X& x, bool create_graph = false) {
+auto jacobian(F&& f, const X& x, const jacobian_options& o) {
   using XT = tl::detail::dyn_tensor_t<X>;
   const auto xi = detail::fresh_input(XT(x.detach()));
   const auto y = detail::call_eval(f, xi);
@@ -165,6 +212,11 @@ auto jacobian(F&& f, const X& x, bool create_graph = false) {
   if (m == 0 || n == 0) return jac;
   auto jm = jac.reshape(m, n);
   if (!y.requires_grad()) return jac;  // f does not depend on x
+  if (o.vectorize && !o.create_graph) {
+    const auto E = detail::unit_cotangents<typename YT::value_type>(y.shape(), m, y.device());
+    detail::put_rows(jm, detail::grad_batched(y, E, xi), m, n);
+    return jac;
+  }
   auto e = zeros<typename YT::value_type>(shape_t<1>{m}, y.device());
   for (index_t i = 0; i < m; ++i) {
     {
@@ -173,16 +225,24 @@ auto jacobian(F&& f, const X& x, bool create_graph = false) {
       e(i) = 1;
     }
     auto [g] = grad(y, std::tie(xi), tl::detail::dyn_tensor_t<YT>(e.reshape(y.shape())),
-                    {true, create_graph, true});
+                    {true, o.create_graph, true});
     detail::put_row(jm, i, g, n);
   }
   return jac;
 }
 
-/// @brief The Hessian of a scalar function f at x, shape x.shape() ++ x.shape()
-/// (torch.autograd.functional.hessian; needs TL_AUTOGRAD=2).
+/// @brief The Jacobian of f at x (one backward pass per output element).
 template <class F, class X>
-auto hessian(F&& f, const X& x) {
+auto jacobian(F&& f, const X& x, bool create_graph = false) {
+  return jacobian(std::forward<F>(f), x, jacobian_options{create_graph, false});
+}
+
+/// @brief The Hessian of a scalar function f at x, shape x.shape() ++ x.shape()
+/// (torch.autograd.functional.hessian; needs TL_AUTOGRAD=2): one backward pass per row through the
+/// recorded gradient, or one vectorized pass for all rows with `o.vectorize` (`o.create_graph` is not
+/// used here).
+template <class F, class X>
+auto hessian(F&& f, const X& x, const jacobian_options& o = {}) {
   using XT = tl::detail::dyn_tensor_t<X>;
   const auto xi = detail::fresh_input(XT(x.detach()));
   const auto y = detail::call_eval(f, xi);
@@ -196,6 +256,11 @@ auto hessian(F&& f, const X& x) {
   auto [g] = grad(y, std::tie(xi), {true, true, true});
   if (!g.defined() || !g.requires_grad()) return hes;  // f is linear in x
   auto hm = hes.reshape(n, n);
+  if (o.vectorize) {
+    const auto E = detail::unit_cotangents<typename XT::value_type>(xi.shape(), n, xi.device());
+    detail::put_rows(hm, detail::grad_batched(g, E, xi), n, n);
+    return hes;
+  }
   auto e = zeros<typename XT::value_type>(shape_t<1>{n}, xi.device());
   for (index_t i = 0; i < n; ++i) {
     {

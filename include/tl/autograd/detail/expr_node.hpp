@@ -124,6 +124,37 @@ tensor<T, RL> leaf_gradient(const A& a, const shape_t<RL>& s) {
   else return sum_to(tl::astype<T>(a), s);
 }
 
+/// The gradients of every cotangent for a leaf of shape s (rank RL) of a real fused expression:
+/// gb ([batch] ++ the expression's shape) times the local derivative d (the adjoint for a gradient
+/// of ones; 0 where a rule selects no gradient), summed over the dims where the leaf was broadcast.
+/// The product runs on flat views ([batch, n] times [n]), so its code is shared by every
+/// expression and rank; nothing here records (see flat_view in graph.hpp).
+template <class V, std::size_t R, std::size_t RL>
+tensor<V, RL + 1> batched_leaf_gradient(const tensor<V, R + 1>& gb, const tensor<V, R>* d, const shape_t<RL>& s) {
+  const index_t batch = gb.shape()[0];
+  shape_t<R> os{};
+  index_t n = 1;
+  for (std::size_t k = 0; k < R; ++k) n *= (os[k] = gb.shape()[k + 1]);
+  const tensor<V, R + 1> p = [&]() -> tensor<V, R + 1> {
+    if (!d) return gb;
+    const tensor<V, 1> gf = flat_view(gb);
+    const tensor<V, 2> g2(gf.storage_handle(), gf.data(), shape_t<2>{batch, n}, shape_t<2>{n, 1}, gf.is_conj());
+    const auto d1 = to_node(flat_view(*d));
+    tensor<V, 2> out(shape_t<2>{batch, n}, gb.device());
+    eval_into<assign_op::set>(out, tl::where(d1 == V(0), V(0), to_node(g2) * d1));
+    const auto ps = batched_shape(batch, os);
+    return tensor<V, R + 1>(out.storage_handle(), out.data(), ps, contiguous_strides(ps));
+  }();
+  if constexpr (RL == R) {
+    if (os == s) return p;
+  }
+  // a broadcast leaf: each cotangent's product summed to the leaf's shape
+  tensor<V, RL + 1> out(batched_shape(batch, s), gb.device());
+  for (index_t b = 0; b < batch; ++b)
+    raw_write(batch_slice<V, RL>(out, b), sum_to_tensor<V, R, RL>(batch_slice<V, R>(p, b), s), false);
+  return out;
+}
+
 template <class N>
 struct expr_node final : typed_node<typename N::value_type, N::rank> {
   using V = typename N::value_type;
@@ -166,8 +197,53 @@ struct expr_node final : typed_node<typename N::value_type, N::rank> {
     }
     send_all(g, G, ctx, std::make_index_sequence<n_leaves>{});
   }
+  /// Vectorized backward. A real fused expression's adjoints are its output gradient times local
+  /// derivatives (every real rule is g times a factor, or g where a condition holds), so each leaf's
+  /// gradients for all cotangents are gb times that leaf's adjoint for a gradient of ones: the
+  /// adjoint expressions evaluated once, by the same code as the plain backward, and one batched
+  /// product per leaf. Complex expressions and leaves of another dtype run cotangent by cotangent.
+  void apply_batched(const tensor<V, R + 1>& gb, engine_ctx& ctx) override {
+    if constexpr (!batch_ok(std::make_index_sequence<n_leaves>{})) {
+      typed_node<V, R>::apply_batched(gb, ctx);
+    } else {
+      if constexpr (reads_values<N>::value) check_versions(std::make_index_sequence<n_leaves>{});
+      shape_t<R> shape{};
+      for (std::size_t d = 0; d < R; ++d) shape[d] = gb.shape()[d + 1];
+      const tensor<V, R> one = full<V>(shape, V(1), gb.device());
+      const auto G = to_node(one);
+      send_batched_all(gb, G, ctx, std::make_index_sequence<n_leaves>{});
+    }
+  }
 
  private:
+  template <std::size_t... K>
+  static constexpr bool batch_ok(std::index_sequence<K...>) {
+    return !is_complex_v<V> && ((std::is_same_v<typename std::tuple_element_t<K, saved_t>::value_type, V> ||
+                                 !differentiable_v<typename std::tuple_element_t<K, saved_t>::value_type>) &&
+                                ...);
+  }
+  template <class GN, std::size_t... K>
+  void send_batched_all(const tensor<V, R + 1>& gb, const GN& G, engine_ctx& ctx, std::index_sequence<K...>) {
+    (send_batched<K>(gb, G, ctx), ...);
+  }
+  template <std::size_t K, class GN>
+  void send_batched(const tensor<V, R + 1>& gb, const GN& G, engine_ctx& ctx) {
+    const auto& m = std::get<K>(edges);
+    if (!m) return;
+    using L = std::tuple_element_t<K, saved_t>;
+    if constexpr (differentiable_v<typename L::value_type>) {
+      auto a = adjoint<K>(*expr, G);
+      if constexpr (!is_no_adjoint_v<decltype(a)>) {
+        const auto& leaf = std::get<K>(saved);
+        if constexpr (std::is_same_v<decltype(a), GN>) {
+          deliver_batched(m, batched_leaf_gradient<V, R>(gb, nullptr, leaf.shape()), ctx);
+        } else {
+          const tensor<V, R> d = eval_plain(a);
+          deliver_batched(m, batched_leaf_gradient<V, R>(gb, &d, leaf.shape()), ctx);
+        }
+      }
+    }
+  }
   template <class X>
   static X released_copy(const X& t) {
     return X(nullptr, nullptr, t.shape(), t.strides());  // keeps the shape, drops the storage

@@ -53,6 +53,11 @@ struct fn_node final : typed_node<typename Out::value_type, Out::rank> {
   /// bw(g, inputs, result, need): the input gradients (undefined tensors where none flows).
   using backward_fn = std::function<grads_t(const Out& g, const inputs_t& in, const Out& result,
                                             const std::array<bool, n_in>& need)>;
+  /// Optional batched rule for the vectorized backward: the gradients of every cotangent (leading
+  /// dim) from gb = [batch] ++ the output's shape; contiguous results; it must not record anything.
+  using batched_grads_t = std::tuple<tensor<typename In::value_type, In::rank + 1>...>;
+  using batched_fn = std::function<batched_grads_t(const tensor<typename Out::value_type, Out::rank + 1>& gb,
+                                                   const inputs_t& in, const std::array<bool, n_in>& need)>;
 
   const char* m_name;
   std::tuple<saved_tensor<In>...> saved;
@@ -62,6 +67,7 @@ struct fn_node final : typed_node<typename Out::value_type, Out::rank> {
   saved_tensor<Out> result;
   bool has_result = false;
   backward_fn bw;
+  batched_fn bbw;
 
   const char* name() const override { return m_name; }
   void collect_next(std::vector<graph_node*>& out) const override {
@@ -75,12 +81,22 @@ struct fn_node final : typed_node<typename Out::value_type, Out::rank> {
     std::apply([](auto&... s) { ((s = std::remove_cvref_t<decltype(s)>{}), ...); }, saved);
     result = saved_tensor<Out>{};
     bw = nullptr;
+    bbw = nullptr;
   }
   void apply(const Out& g, engine_ctx& ctx) override {
     inputs_t in = unpack(std::index_sequence_for<In...>{});
     const Out res = has_result ? result.get(m_name) : undefined_tensor<typename Out::value_type, Out::rank>();
     grads_t grads = bw(g, in, res, need);
     send(grads, ctx, std::index_sequence_for<In...>{});
+  }
+  void apply_batched(const tensor<typename Out::value_type, Out::rank + 1>& gb, engine_ctx& ctx) override {
+    if (!bbw) {
+      typed_node<typename Out::value_type, Out::rank>::apply_batched(gb, ctx);
+      return;
+    }
+    inputs_t in = unpack(std::index_sequence_for<In...>{});
+    batched_grads_t grads = bbw(gb, in, need);
+    send_batched(grads, ctx, std::index_sequence_for<In...>{});
   }
 
  private:
@@ -91,6 +107,10 @@ struct fn_node final : typed_node<typename Out::value_type, Out::rank> {
   template <std::size_t... K>
   void send(grads_t& grads, engine_ctx& ctx, std::index_sequence<K...>) {
     ((need[K] ? deliver(std::get<K>(edges), std::move(std::get<K>(grads)), ctx) : void()), ...);
+  }
+  template <std::size_t... K>
+  void send_batched(batched_grads_t& grads, engine_ctx& ctx, std::index_sequence<K...>) {
+    ((need[K] ? deliver_batched(std::get<K>(edges), std::move(std::get<K>(grads)), ctx) : void()), ...);
   }
 };
 
@@ -106,13 +126,16 @@ bool any_input_requires_grad(const In&... in) {
   return is_grad_enabled() && (in.requires_grad() || ...);
 }
 
-/// Records `out = op(in...)`. `reads[k]`: the backward reads input k's values; `keep_result`:
-/// the backward reads the result (saved without its history, so no reference cycle).
-template <class Out, class F, class... In>
-void record_fn(const char* name, Out& out, F&& bw, const std::array<bool, sizeof...(In)>& reads, bool keep_result,
-               const In&... in) {
+/// An empty batched rule: the node runs its plain rule once per cotangent in a vectorized backward.
+struct no_batched_rule {};
+
+/// record_fn with a batched rule `bbw` (see fn_node::batched_fn) for the vectorized backward.
+template <class Out, class F, class BF, class... In>
+void record_fn_batched(const char* name, Out& out, F&& bw, BF&& bbw, const std::array<bool, sizeof...(In)>& reads,
+                       bool keep_result, const In&... in) {
   using node_t = fn_node<dyn_tensor_t<Out>, dyn_tensor_t<In>...>;
   auto n = std::make_shared<node_t>();
+  if constexpr (!std::is_same_v<std::remove_cvref_t<BF>, no_batched_rule>) n->bbw = std::forward<BF>(bbw);
   n->m_name = name;
   n->saved = std::make_tuple(saved_tensor<dyn_tensor_t<In>>(dyn_tensor_t<In>(in), name)...);
   n->edges = std::make_tuple(edge_of(in)...);
@@ -127,6 +150,14 @@ void record_fn(const char* name, Out& out, F&& bw, const std::array<bool, sizeof
   dyn_tensor_t<Out> o(out);
   attach_node(o, std::static_pointer_cast<typed_node<typename Out::value_type, Out::rank>>(n));
   out.set_autograd_meta(o.autograd_meta_handle());
+}
+
+/// Records `out = op(in...)`. `reads[k]`: the backward reads input k's values; `keep_result`:
+/// the backward reads the result (saved without its history, so no reference cycle).
+template <class Out, class F, class... In>
+void record_fn(const char* name, Out& out, F&& bw, const std::array<bool, sizeof...(In)>& reads, bool keep_result,
+               const In&... in) {
+  record_fn_batched(name, out, std::forward<F>(bw), no_batched_rule{}, reads, keep_result, in...);
 }
 
 }  // namespace tl::detail

@@ -22,8 +22,10 @@
 
 #include "tl/autograd/detail/meta_base.hpp"
 #include "tl/autograd/grad_mode.hpp"
+#include "tl/core/creation.hpp"
 #include "tl/core/error.hpp"
 #include "tl/core/tensor.hpp"
+#include "tl/expr/node.hpp"
 
 namespace tl::detail {
 
@@ -62,7 +64,88 @@ struct engine_ctx {
   bool create_graph = false;
   /// autograd::grad(): gradients of these tensors (by metadata) are captured instead of accumulated.
   std::unordered_map<const autograd_meta_base*, std::shared_ptr<void>>* capture = nullptr;
+  /// Vectorized backward (jacobian / hessian with vectorize): when > 0, every gradient carries a
+  /// leading dim of `batch` cotangents, and captured gradients are tensor<T, R + 1>.
+  index_t batch = 0;
+  /// A node without a batched rule runs once per cotangent; the plain gradients it delivers then
+  /// belong to this slot of the batch.
+  index_t slot = -1;
 };
+
+/// [b] ++ s.
+template <std::size_t R>
+shape_t<R + 1> batched_shape(index_t b, const shape_t<R>& s) {
+  shape_t<R + 1> r{};
+  r[0] = b;
+  for (std::size_t d = 0; d < R; ++d) r[d + 1] = s[d];
+  return r;
+}
+
+// The vectorized backward's own tensor work goes through these, which never record and work on
+// flat views. Recording code instantiated for rank R + 1 would bring its own batched paths for
+// rank R + 2, and so on; and evaluators instantiated for every rank R + 1 would cost compile time.
+// Every batched gradient is contiguous ([batch] ++ shape, row-major), so flat views suffice.
+
+/// x as a flat rank-1 view (x contiguous).
+template <class T, class Ext>
+tensor<T, 1> flat_view(const basic_tensor<T, Ext>& x) {
+  if (!x.is_contiguous())
+    throw error(cat_str("tl::autograd: internal error: a batched gradient of shape ", shape_str(x.shape()),
+                        " is not contiguous"));
+  return tensor<T, 1>(x.storage_handle(), const_cast<T*>(x.data()), shape_t<1>{x.numel()}, shape_t<1>{1},
+                      x.is_conj());
+}
+/// A new tensor with x's values (x contiguous).
+template <class T, class Ext>
+basic_tensor<T, Ext> raw_copy(const basic_tensor<T, Ext>& x) {
+  basic_tensor<T, Ext> out(x.shape(), x.device());
+  eval_into<assign_op::set>(flat_view(out), flat_view(x));
+  return out;
+}
+/// A new tensor of zeros.
+template <class T, std::size_t R>
+tensor<T, R> raw_zeros(const shape_t<R>& s, tl::device d) {
+  tensor<T, R> out(s, d);
+  eval_into<assign_op::set>(flat_view(out), scalar_leaf<T>{{}, T{}});
+  return out;
+}
+/// dst += g (both contiguous, the same shape): batched gradients.
+template <class T, class Ext>
+void raw_add_flat(const basic_tensor<T, Ext>& dst, const basic_tensor<T, Ext>& g) {
+  eval_into<assign_op::add>(flat_view(dst), flat_view(g));
+}
+/// dst += g or dst = g (dst contiguous; g of the same shape, any layout): single cotangents.
+template <class T, class Ext>
+void raw_write(const basic_tensor<T, Ext>& dst, const basic_tensor<T, Ext>& g, bool add) {
+  const basic_tensor<T, Ext> gc = g.is_contiguous() ? g : basic_tensor<T, Ext>(g.contiguous());
+  if (add) eval_into<assign_op::add>(flat_view(dst), flat_view(gc));
+  else eval_into<assign_op::set>(flat_view(dst), flat_view(gc));
+}
+/// Cotangent b of a batched gradient: a view of gb without its leading dim.
+template <class T, std::size_t R>
+tensor<T, R> batch_slice(const tensor<T, R + 1>& gb, index_t b) {
+  shape_t<R> s{}, st{};
+  for (std::size_t d = 0; d < R; ++d) {
+    s[d] = gb.shape()[d + 1];
+    st[d] = gb.strides()[d + 1];
+  }
+  return tensor<T, R>(gb.storage_handle(), gb.data() + b * gb.strides()[0], s, st, gb.is_conj());
+}
+
+/// Runs tensor hooks on each cotangent of a batched gradient (hooks take one gradient at a time).
+template <class T, std::size_t R, class Hooks>
+tensor<T, R + 1> hooks_batched(tensor<T, R + 1> gb, const Hooks& hooks) {
+  if (hooks.empty()) return gb;
+  no_grad guard;
+  gb = raw_copy(gb);
+  for (index_t b = 0; b < gb.shape()[0]; ++b) {
+    const tensor<T, R> s = batch_slice<T, R>(gb, b);
+    tensor<T, R> r = raw_copy(s);
+    for (auto& h : hooks) r = h(r);
+    raw_write(s, r, false);
+  }
+  return gb;
+}
 
 inline std::string freed_graph_message(const char* node) {
   return cat_str("tl::autograd: trying to backward through the graph a second time (", node,
@@ -106,6 +189,27 @@ void capture_gradient(const autograd_meta_base* m, const G& g, engine_ctx& ctx) 
   }
 }
 
+/// Vectorized backward: captures a batch of gradients gb ([batch] ++ shape) for m, in a buffer of
+/// its own (capture_slot may later add single cotangents into it).
+template <class T, std::size_t R>
+void capture_batched(const autograd_meta_base* m, const tensor<T, R + 1>& gb, engine_ctx& ctx) {
+  auto it = ctx.capture->find(m);
+  if (it == ctx.capture->end()) return;
+  using GB = tensor<T, R + 1>;
+  if (!it->second) it->second = std::make_shared<GB>(raw_copy(gb));
+  else raw_add_flat(*std::static_pointer_cast<GB>(it->second), gb);
+}
+
+/// Vectorized backward: adds the gradient of cotangent ctx.slot into the batched capture of m.
+template <class T, std::size_t R>
+void capture_slot(const autograd_meta_base* m, const tensor<T, R>& g, engine_ctx& ctx) {
+  auto it = ctx.capture->find(m);
+  if (it == ctx.capture->end()) return;
+  using GB = tensor<T, R + 1>;
+  if (!it->second) it->second = std::make_shared<GB>(raw_zeros<T>(batched_shape(ctx.batch, g.shape()), g.device()));
+  raw_write(batch_slice<T, R>(*std::static_pointer_cast<GB>(it->second), ctx.slot), g, true);
+}
+
 /// Adds g into m.grad (out of place: an earlier grad tensor may be shared).
 template <class T, std::size_t R>
 void accumulate_grad(autograd_meta<T, R>& m, tensor<T, R> g, const engine_ctx& ctx) {
@@ -124,16 +228,46 @@ void accumulate_grad(autograd_meta<T, R>& m, tensor<T, R> g, const engine_ctx& c
 template <class T, std::size_t R>
 struct typed_node : graph_node {
   std::optional<tensor<T, R>> pending;
+  /// Vectorized backward: the output's gradients for every cotangent, shape [batch] ++ output shape.
+  std::optional<tensor<T, R + 1>> pending_b;
+  bool pending_b_owned = false;  // pending_b is this node's own buffer (slots may be added in place)
   std::weak_ptr<autograd_meta<T, R>> out_meta;
 
   void receive(tensor<T, R> g) {
     if (!pending) pending = std::move(g);
     else pending = tensor<T, R>(*pending + g);
   }
-  bool ready() const final { return pending.has_value(); }
-  void clear_pending() final { pending.reset(); }
+  void receive_batched(tensor<T, R + 1> gb) {
+    if (!pending_b) {
+      pending_b = std::move(gb);
+      pending_b_owned = false;
+    } else {
+      if (!pending_b_owned) pending_b = raw_copy(*pending_b);
+      raw_add_flat(*pending_b, gb);
+      pending_b_owned = true;
+    }
+  }
+  /// The gradient of cotangent `b` alone (from a node that runs cotangent by cotangent).
+  void receive_slot(index_t b, index_t batch, const tensor<T, R>& g) {
+    if (!pending_b) {
+      pending_b = raw_zeros<T>(batched_shape(batch, g.shape()), g.device());
+    } else if (!pending_b_owned) {
+      pending_b = raw_copy(*pending_b);
+    }
+    pending_b_owned = true;
+    raw_write(batch_slice<T, R>(*pending_b, b), g, true);
+  }
+  bool ready() const final { return pending.has_value() || pending_b.has_value(); }
+  void clear_pending() final {
+    pending.reset();
+    pending_b.reset();
+  }
   void run(engine_ctx& ctx) final {
     if (released) throw autograd_error(freed_graph_message(name()));
+    if (ctx.batch > 0) {
+      run_batched(ctx);
+      return;
+    }
     tensor<T, R> g = std::move(*pending);
     pending.reset();
     if (auto m = out_meta.lock()) {
@@ -145,12 +279,50 @@ struct typed_node : graph_node {
   }
   /// Computes the input gradients from the output gradient and delivers them.
   virtual void apply(const tensor<T, R>& g, engine_ctx& ctx) = 0;
+  /// The same for a batch of output gradients (leading dim). Nodes without a batched rule run
+  /// apply() once per cotangent (as torch's vmap falls back to a loop for ops without a batching rule).
+  virtual void apply_batched(const tensor<T, R + 1>& gb, engine_ctx& ctx) {
+    struct reset_slot {
+      engine_ctx& c;
+      ~reset_slot() { c.slot = -1; }
+    } reset{ctx};
+    for (index_t b = 0; b < ctx.batch; ++b) {
+      ctx.slot = b;
+      apply(batch_slice<T, R>(gb, b), ctx);
+    }
+  }
+
+ private:
+  void run_batched(engine_ctx& ctx) {
+    if (!pending_b) {  // cannot happen: every delivery of a vectorized backward is batched
+      pending.reset();
+      return;
+    }
+    tensor<T, R + 1> gb = std::move(*pending_b);
+    pending_b.reset();
+    if (auto m = out_meta.lock()) {
+      gb = hooks_batched<T, R>(std::move(gb), m->hooks);
+      if (ctx.capture) capture_batched<T, R>(m.get(), gb, ctx);
+    }
+    apply_batched(gb, ctx);
+  }
 };
 
 /// Sends gradient g to the tensor with metadata m (an edge of the graph).
 template <class T, std::size_t R>
 void deliver(const std::shared_ptr<autograd_meta<T, R>>& m, tensor<T, R> g, engine_ctx& ctx) {
   if (!m || !g.defined()) return;
+  if (ctx.batch > 0) {  // vectorized backward, a node running cotangent by cotangent: slot ctx.slot
+    if (ctx.slot < 0) throw error("tl::autograd: internal error: a plain gradient in a vectorized backward");
+    if (m->grad_fn) {
+      static_cast<typed_node<T, R>*>(m->grad_fn.get())->receive_slot(ctx.slot, ctx.batch, g);
+      return;
+    }
+    if (!m->requires_grad) return;
+    for (auto& h : m->hooks) g = h(g);
+    if (ctx.capture) capture_slot<T, R>(m.get(), g, ctx);
+    return;
+  }
   if (m->grad_fn) {
     static_cast<typed_node<T, R>*>(m->grad_fn.get())->receive(std::move(g));
     return;
@@ -162,6 +334,19 @@ void deliver(const std::shared_ptr<autograd_meta<T, R>>& m, tensor<T, R> g, engi
     return;
   }
   accumulate_grad(*m, std::move(g), ctx);
+}
+
+/// Sends a batch of gradients gb ([batch] ++ m's shape) to the tensor with metadata m.
+template <class T, std::size_t R>
+void deliver_batched(const std::shared_ptr<autograd_meta<T, R>>& m, tensor<T, R + 1> gb, engine_ctx& ctx) {
+  if (!m || !gb.defined()) return;
+  if (m->grad_fn) {
+    static_cast<typed_node<T, R>*>(m->grad_fn.get())->receive_batched(std::move(gb));
+    return;
+  }
+  if (!m->requires_grad) return;
+  gb = hooks_batched<T, R>(std::move(gb), m->hooks);
+  if (ctx.capture) capture_batched<T, R>(m.get(), gb, ctx);
 }
 
 inline std::atomic<std::uint64_t>& visit_epoch() {

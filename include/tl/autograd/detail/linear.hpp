@@ -18,6 +18,57 @@ tensor<V, rank_of<X>> as_dtype(const X& x) {
   else return materialize_forward(tl::astype<V>(x));
 }
 
+/// The batched rule of matmul for operands without batch dims (rank 1 or 2), for the vectorized
+/// backward. grad_A for every cotangent is ONE product of the stacked output gradients with B^H
+/// ([batch m, n] x [n, k]), and so is grad_b of a vector b ([batch, m] x conj(A)); grad_B of a
+/// matrix B takes one product A^H G_i per cotangent. Every product is rank 2 and nothing records
+/// (gradients are off in a vectorized backward).
+template <class V, std::size_t RA, std::size_t RB>
+auto matmul_batched_rule() {
+  constexpr std::size_t RO = matmul_rank_v<RA, RB>;
+  return [](const tensor<V, RO + 1>& gb, const std::tuple<tensor<V, RA>, tensor<V, RB>>& in,
+            const std::array<bool, 2>& need) {
+    const auto& xa = std::get<0>(in);
+    const auto& xb = std::get<1>(in);
+    const index_t batch = gb.shape()[0];
+    const index_t m = RA == 2 ? xa.shape()[0] : 1, n = RB == 2 ? xb.shape()[1] : 1;
+    const tensor<V, 1> gf = flat_view(gb);
+    auto rows = [&](index_t r, index_t c, index_t off) {
+      return tensor<V, 2>(gf.storage_handle(), gf.data() + off, shape_t<2>{r, c}, shape_t<2>{c, 1}, gf.is_conj());
+    };
+    auto as_batched = [&](const tensor<V, 2>& t, const auto& shape) {  // t: a new contiguous product
+      const auto bs = batched_shape(batch, shape);
+      return tensor<V, std::tuple_size_v<std::remove_cvref_t<decltype(bs)>>>(t.storage_handle(), t.data(), bs,
+                                                                             contiguous_strides(bs));
+    };
+    tensor<V, RA + 1> ga = undefined_tensor<V, RA + 1>();
+    tensor<V, RB + 1> gbo = undefined_tensor<V, RB + 1>();
+    if (need[0]) {
+      const tensor<V, 2> bh = [&] {
+        if constexpr (RB == 2) return tensor<V, 2>(xb.mH());
+        else return tensor<V, 2>(xb.unsqueeze(0).conj());
+      }();
+      ga = as_batched(tl::matmul(rows(batch * m, n, 0), bh), xa.shape());
+    }
+    if (need[1]) {
+      const tensor<V, 2> a2 = [&] {
+        if constexpr (RA == 2) return xa;
+        else return tensor<V, 2>(xa.unsqueeze(0));
+      }();
+      if constexpr (RB == 1) {
+        gbo = as_batched(tl::matmul(rows(batch, m, 0), tensor<V, 2>(a2.conj())), xb.shape());
+      } else {
+        tensor<V, RB + 1> out(batched_shape(batch, xb.shape()), gb.device());
+        const tensor<V, 2> ah = a2.mH();
+        for (index_t i = 0; i < batch; ++i)
+          raw_write(batch_slice<V, 2>(out, i), tensor<V, 2>(tl::matmul(ah, rows(m, n, i * m * n))), false);
+        gbo = out;
+      }
+    }
+    return std::make_tuple(ga, gbo);
+  };
+}
+
 template <class Out, class F, class A, class B>
 Out record_matmul(F fwd, const A& a, const B& b) {
   using V = typename Out::value_type;
@@ -60,7 +111,10 @@ Out record_matmul(F fwd, const A& a, const B& b) {
     }
     return std::make_tuple(ga, gb);
   };
-  record_fn("MatmulBackward", y, std::move(bw), std::array<bool, 2>{true, true}, false, xa, xb);
+  if constexpr (RA <= 2 && RB <= 2)
+    record_fn_batched("MatmulBackward", y, std::move(bw), matmul_batched_rule<V, RA, RB>(),
+                      std::array<bool, 2>{true, true}, false, xa, xb);
+  else record_fn("MatmulBackward", y, std::move(bw), std::array<bool, 2>{true, true}, false, xa, xb);
   return y;
 }
 

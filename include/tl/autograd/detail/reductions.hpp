@@ -234,7 +234,24 @@ Out record_reduction(F fwd, const E& e, grad_info info, const A&... args) {
   const bool keep = K == red_kind::prod || K == red_kind::extreme || K == red_kind::std_ || K == red_kind::norm ||
                     K == red_kind::logsumexp;
   const bool reads = K != red_kind::sum && K != red_kind::mean;
-  record_fn(names[static_cast<int>(K)], y, std::move(bw), std::array<bool, 1>{reads}, keep, x);
+  if constexpr ((K == red_kind::sum || K == red_kind::mean) && std::is_same_v<typename Y::value_type, V>) {
+    // Vectorized backward: every cotangent's gradient broadcast back over the reduced dims at once.
+    const shape_t<R> xs = x.shape();
+    auto bbw = [ki, xs](const tensor<V, Y::rank + 1>& gb, const auto&, const auto&) {
+      const index_t batch = gb.shape()[0];
+      const tensor<V, 1> gf = flat_view(gb);
+      const auto kb = batched_shape(batch, ki.keep);
+      const tensor<V, R + 1> gk(gf.storage_handle(), gf.data(), kb, contiguous_strides(kb), gf.is_conj());
+      tensor<V, R + 1> out(batched_shape(batch, xs), gb.device());
+      if constexpr (K == red_kind::mean) eval_into<assign_op::set>(out, to_node(gk) / static_cast<real_t<V>>(ki.n));
+      else eval_into<assign_op::set>(out, gk);
+      return std::make_tuple(out);
+    };
+    record_fn_batched(names[static_cast<int>(K)], y, std::move(bw), std::move(bbw), std::array<bool, 1>{reads}, keep,
+                      x);
+  } else {
+    record_fn(names[static_cast<int>(K)], y, std::move(bw), std::array<bool, 1>{reads}, keep, x);
+  }
   return y;
 }
 

@@ -119,7 +119,25 @@ void record_view(const basic_tensor<T, Ext>& src, V& out, F&& refn, const char* 
       return {view_scatter<T>(g, shape, dev, refn)};
     }
   };
-  record_fn(name, out, std::move(bw), std::array<bool, 1>{false}, false, src);
+  if constexpr (Kind == view_kind::expand) {
+    // Vectorized backward: each cotangent summed over the expanded dims, all at once.
+    constexpr std::size_t RO = V::rank;
+    auto bbw = [shape](const tensor<T, RO + 1>& gb, const auto&, const auto&) {
+      const index_t batch = gb.shape()[0];
+      shape_t<RO + 1> t{};
+      t[0] = batch;
+      for (std::size_t d = 1; d <= RO; ++d) t[d] = d + RS <= RO ? 1 : shape[d + RS - RO - 1];
+      const tensor<T, RO + 1> c = sum_to_tensor<T, RO + 1, RO + 1>(gb, t);  // gb itself or a new tensor
+      const auto bs = batched_shape(batch, shape);
+      return std::make_tuple(tensor<T, RS + 1>(c.storage_handle(), c.data(), bs, contiguous_strides(bs)));
+    };
+    record_fn_batched(name, out, std::move(bw), std::move(bbw), std::array<bool, 1>{false}, false, src);
+  } else if constexpr (Kind == view_kind::identity) {
+    auto bbw = [](const tensor<T, V::rank + 1>& gb, const auto&, const auto&) { return std::make_tuple(gb); };
+    record_fn_batched(name, out, std::move(bw), std::move(bbw), std::array<bool, 1>{false}, false, src);
+  } else {
+    record_fn(name, out, std::move(bw), std::array<bool, 1>{false}, false, src);
+  }
   out.autograd_meta_handle()->is_view = Kind != view_kind::identity;
 }
 
