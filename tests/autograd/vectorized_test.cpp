@@ -180,3 +180,17 @@ TEST_CASE("vectorized hessian equals the row-by-row hessian and the closed forms
   auto g = [](const M2& v) { return tl::tensor<double, 0>(tl::sum(tl::softmax(v, 1) * tl::exp(v))); };
   check_same(ag::hessian(g, xm, vec_on), ag::hessian(g, xm), 1e-12);
 }
+
+TEST_CASE("jacobian with create_graph is differentiable with respect to x, as torch's") {
+  auto x = V1(tl::linspace<double>(0.5, 1.5, 4)).requires_grad_();
+  auto cube = [](const V1& v) { return V1(v * v * v); };
+  const auto j = ag::jacobian(cube, x, true);
+  REQUIRE(j.requires_grad());
+  check_same(j, ag::jacobian(cube, V1(x.detach())), 1e-14);
+  // J = diag(3 x^2): d/dx_k sum(J) = 6 x_k
+  tl::tensor<double, 0> s = tl::sum(j);
+  s.backward();
+  for (int k = 0; k < 4; ++k) CHECK(x.grad()(k) == doctest::Approx(6 * x(k)).epsilon(1e-14));
+  // vectorize with create_graph takes the same (row-by-row, recorded) path
+  CHECK(ag::jacobian(cube, x, {.create_graph = true, .vectorize = true}).requires_grad());
+}

@@ -11,6 +11,7 @@
 /// jvp, hessian, hvp and vhp differentiate a recorded backward pass: they need TL_AUTOGRAD=2.
 #include <memory>
 #include <tuple>
+#include <vector>
 #include <unordered_map>
 #include <utility>
 
@@ -191,7 +192,9 @@ auto jvp(F&& f, const X& x, const tl::detail::dyn_tensor_t<X>& v) {
 
 /// @brief Options of tl::autograd::jacobian and hessian (torch.autograd.functional's keywords).
 struct jacobian_options {
-  bool create_graph = false;  ///< jacobian: record the backward passes (the result is differentiable)
+  /// jacobian: record the backward passes, so that the result is differentiable with respect to x
+  /// (TL_AUTOGRAD=2; computed row by row)
+  bool create_graph = false;
   /// One backward pass for all rows: every gradient in the graph carries a leading dim of cotangents
   /// (torch's vectorize=True). Nodes without a batched rule run once per row inside that pass.
   bool vectorize = false;
@@ -203,7 +206,9 @@ struct jacobian_options {
 template <class F, class X>
 auto jacobian(F&& f, const X& x, const jacobian_options& o) {
   using XT = tl::detail::dyn_tensor_t<X>;
-  const auto xi = detail::fresh_input(XT(x.detach()));
+  // With create_graph, an x that requires grad is used as it is, so that the Jacobian is
+  // differentiable with respect to x (as torch's); otherwise a detached copy is differentiated.
+  const XT xi = o.create_graph && x.requires_grad() ? XT(x) : detail::fresh_input(XT(x.detach()));
   const auto y = detail::call_eval(f, xi);
   using YT = std::remove_cvref_t<decltype(y)>;
   constexpr std::size_t RJ = YT::rank + XT::rank;
@@ -212,6 +217,18 @@ auto jacobian(F&& f, const X& x, const jacobian_options& o) {
   if (m == 0 || n == 0) return jac;
   auto jm = jac.reshape(m, n);
   if (!y.requires_grad()) return jac;  // f does not depend on x
+  if (o.create_graph) {
+    // rows stacked with recorded operations: the result is differentiable
+    std::vector<XT> rows;
+    rows.reserve(static_cast<std::size_t>(m));
+    for (index_t i = 0; i < m; ++i) {
+      auto e = zeros<typename YT::value_type>(shape_t<1>{m}, y.device());
+      e(i) = 1;
+      auto [g] = grad(y, std::tie(xi), tl::detail::dyn_tensor_t<YT>(e.reshape(y.shape())), {true, true, true});
+      rows.push_back(g.defined() ? g : XT(zeros<typename XT::value_type>(xi.shape(), xi.device())));
+    }
+    return tensor<typename XT::value_type, RJ>(tl::stack(rows, 0).reshape(jac.shape()));
+  }
   if (o.vectorize && !o.create_graph) {
     const auto E = detail::unit_cotangents<typename YT::value_type>(y.shape(), m, y.device());
     detail::put_rows(jm, detail::grad_batched(y, E, xi), m, n);
@@ -224,8 +241,7 @@ auto jacobian(F&& f, const X& x, const jacobian_options& o) {
       e = 0;
       e(i) = 1;
     }
-    auto [g] = grad(y, std::tie(xi), tl::detail::dyn_tensor_t<YT>(e.reshape(y.shape())),
-                    {true, o.create_graph, true});
+    auto [g] = grad(y, std::tie(xi), tl::detail::dyn_tensor_t<YT>(e.reshape(y.shape())), {true, false, true});
     detail::put_row(jm, i, g, n);
   }
   return jac;
