@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
+#include <optional>
 #include <string>
 #include <tl/tensor.hpp>
 #include <type_traits>
@@ -184,6 +185,32 @@ TEST_CASE("fft: strided views, lazy conjugates and expressions are read correctl
   const tl::tensor<ct<double>, 2> before = x.clone();
   (void)tl::fft::fftn(x);
   CHECK(max_diff(x, before) == 0);
+}
+
+TEST_CASE_TEMPLATE("fft: one dim of a contiguous tensor (the direct path) equals the general path", T, float, double) {
+  // fft / ifft of one dim of a contiguous host tensor skip the argument lists; a non-contiguous
+  // view of the same values takes the general path.
+  const auto x = random<ct<T>, 3>({3, 4, 16}, 11);
+  const tl::tensor<ct<T>, 3> xnc = x.permute({2, 1, 0}).clone().permute({2, 1, 0});
+  REQUIRE_FALSE(xnc.is_contiguous());
+  for (index_t d : {-3, -2, -1, 0, 1, 2})
+    for (index_t n : {-1, 1, 3, 16, 21})
+      for (const char* norm : {"backward", "ortho", "forward"}) {
+        const std::optional<index_t> len = n == -1 ? std::nullopt : std::optional<index_t>(n);
+        INFO("dim " << d << " n " << n << " norm " << norm);
+        const auto a = tl::fft::fft(x, len, d, norm);
+        const auto b = tl::fft::fft(xnc, len, d, norm);
+        CHECK(max_diff(a, b) <= 10 * tol<T>());
+        CHECK(max_diff(tl::fft::ifft(x, len, d, norm), tl::fft::ifft(xnc, len, d, norm)) <= 10 * tol<T>());
+        if (n == -1) CHECK(max_diff(tl::fft::ifft(a, len, d, norm), x) <= 10 * tol<T>());
+      }
+  // empty batches, out-of-range dims and bad lengths behave as on the general path
+  const tl::tensor<ct<T>, 2> e(tl::shape_t<2>{0, 5});
+  CHECK(tl::fft::fft(e).shape() == tl::shape_t<2>{0, 5});
+  CHECK(tl::fft::fft(e, 8).shape() == tl::shape_t<2>{0, 8});
+  expect_error([&] { (void)tl::fft::fft(e, {}, 0); }, {"tl::fft::fft", "invalid number of data points (0)"});
+  expect_error([&] { (void)tl::fft::fft(x, {}, 3); }, {"fft", "3"});
+  expect_error([&] { (void)tl::fft::fft(x, 0); }, {"tl::fft::fft", "(0)"});
 }
 
 TEST_CASE("fft: dtypes follow torch") {

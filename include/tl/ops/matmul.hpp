@@ -27,6 +27,7 @@ template <class V, expression E>
 auto contiguous_as(E&& e) {
   using D = std::remove_cvref_t<E>;
   if constexpr (is_tensor_v<D> && std::is_same_v<typename D::value_type, V>) {
+    if (e.is_contiguous() && !e.is_conj()) return tensor<V, D::rank>(std::forward<E>(e));  // one handle copy
     return tensor<V, D::rank>(e).contiguous();
   } else {
     return tensor<V, D::rank>(astype<V>(std::forward<E>(e)));

@@ -195,6 +195,23 @@ complex_result_t<E> c2c_nd(const char* op, E&& x, index_span s, index_span dim, 
   using T = fft_real_t<typename D::value_type>;
   if constexpr (TL_AUTOGRAD && tl::detail::category<typename D::value_type>() >= 2)
     if (tl::detail::must_record(x)) return record_c2c(op, x, s, dim, nm, inverse, def);
+  if constexpr (is_tensor_v<D> && std::is_same_v<typename D::value_type, complex<T>>) {
+    // One dim of a contiguous host tensor (fft / ifft's usual call): straight to the pass, no
+    // argument lists and no handle copies. Anything unusual (errors included) takes the path below.
+    if (dim.size() == 1 && s.size() <= 1 && !x.is_cuda() && !x.is_conj() && x.is_contiguous()) {
+      const index_t r = static_cast<index_t>(R);
+      if (dim[0] >= -r && dim[0] < r) {
+        const std::size_t d = static_cast<std::size_t>(dim[0] < 0 ? dim[0] + r : dim[0]);
+        const index_t n = (s.empty() || s[0] == -1) ? x.shape()[d] : s[0];
+        if (n >= 1) {
+          const axis_pass<R> g = along(x.shape(), d, n);
+          tensor<complex<T>, R> out(g.out);
+          c2c_pass<T>(x.data(), out.data(), g.outer, g.nin, n, g.inner, inverse, pass_scale<T>(nm, n, inverse));
+          return out;
+        }
+      }
+    }
+  }
   const axes_spec a = prepare(op, x, s, dim, def, true);
   tensor<complex<T>, R> cur = tl::detail::contiguous_as<complex<T>>(std::forward<E>(x));
   if (cur.is_cuda())

@@ -104,6 +104,13 @@ void c2c_pass(const complex<T>* src, complex<T>* dst, index_t outer, index_t nin
   const index_t nblk = (inner + L - 1) / L;
   // Whole contiguous lines: the plan reads and writes the interleaved values itself.
   const bool direct = inner == 1 && ncopy == n && plan->interleaved_ok();
+  if (direct && outer == 1) {  // one whole line: no task split (a short line's call cost counts)
+    scratch<T>& sc = scratch<T>::local();
+    sc.reserve(static_cast<std::size_t>(n), static_cast<std::size_t>(plan->scratch_size()));
+    plan->run_interleaved(reinterpret_cast<const T*>(src), reinterpret_cast<T*>(dst), sc.re, sc.im, sc.wre, sc.wim,
+                          inverse, scale);
+    return;
+  }
   tl::detail::parallel_ranges(outer * nblk, std::max<index_t>(1, grain_for(n * L)), [&](index_t lo, index_t hi) {
     scratch<T>& sc = scratch<T>::local();
     sc.reserve(static_cast<std::size_t>(n * L), static_cast<std::size_t>(plan->scratch_size() * L));
