@@ -321,17 +321,25 @@ constexpr bool check_static_broadcast(std::index_sequence<D...>) {
           ...);
 }
 
+/// Throws the shape_error of broadcast_shapes (out of line: the check itself stays small enough to
+/// inline, and folds away where the shapes are known).
+template <std::size_t RA, std::size_t RB>
+[[noreturn, gnu::noinline, gnu::cold]] void broadcast_error(const char* op, const shape_t<RA>& a, const shape_t<RB>& b,
+                                                             index_t x, index_t y, std::size_t dim) {
+  throw shape_error(cat_str("tl::", op, ": shapes ", shape_str(a), " and ", shape_str(b),
+                            " cannot be broadcast together (extent ", x, " vs ", y, " at dim ", dim, ")"));
+}
+
 /// Broadcast shape of two runtime shapes; throws shape_error naming the op and both shapes.
 template <std::size_t RA, std::size_t RB>
-auto broadcast_shapes(const char* op, const shape_t<RA>& a, const shape_t<RB>& b) {
+TL_INLINE auto broadcast_shapes(const char* op, const shape_t<RA>& a, const shape_t<RB>& b) {
   constexpr std::size_t R = RA > RB ? RA : RB;
   shape_t<R> out{};
   for (std::size_t d = 0; d < R; ++d) {
     const index_t x = d < RA ? a[RA - 1 - d] : 1;
     const index_t y = d < RB ? b[RB - 1 - d] : 1;
-    if (x != y && x != 1 && y != 1)
-      throw shape_error(cat_str("tl::", op, ": shapes ", shape_str(a), " and ", shape_str(b),
-                                " cannot be broadcast together (extent ", x, " vs ", y, " at dim ", R - 1 - d, ")"));
+    if (x != y && x != 1 && y != 1) [[unlikely]]
+      broadcast_error(op, a, b, x, y, R - 1 - d);
     out[R - 1 - d] = (x == 1) ? y : x;
   }
   return out;
