@@ -18,6 +18,15 @@
 #define TL_INLINE inline
 #endif
 
+// A function whose calls are all inlined into it (where the compiler can), for hot loops that build
+// small objects per iteration and must keep them in registers: in a large translation unit the
+// compiler's growth limits would otherwise leave some of those calls out of line.
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__OPTIMIZE__)
+#define TL_FLATTEN __attribute__((flatten))
+#else
+#define TL_FLATTEN
+#endif
+
 // An always-inlined function that CUDA kernels also call (scalar element access and the scalar form
 // of every elementwise op); TL_INLINE ones (SIMD packets, CPU loops) stay host-only.
 #if defined(__CUDACC__)

@@ -293,8 +293,11 @@ struct row_tape<T, binary_row<Op, In, L, R>> {
 
 /// Gradients of every leaf of the row tree `Row` into `to` (indexed by leaf position) over
 /// [off + lo, off + hi), with `grow` the row accessor of the output gradient.
+/// Flattened: the rules are built per packet, and a rule call left out of line would take the
+/// state's address, sending every value through memory.
 template <class T, class Row, class GRow>
-void tape_span(const Row& row, const GRow& grow, const multi_target<T>* to, index_t off, index_t lo, index_t hi) {
+TL_FLATTEN void tape_span(const Row& row, const GRow& grow, const multi_target<T>* to, index_t off, index_t lo,
+                          index_t hi) {
   using tape = row_tape<T, Row>;
   index_t j = lo;
   if constexpr (simd_type_v<T>) {
