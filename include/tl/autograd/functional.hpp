@@ -27,6 +27,27 @@ struct grad_options {
 };
 
 namespace detail {
+using capture_map = std::unordered_map<const tl::detail::autograd_meta_base*, std::shared_ptr<void>>;
+
+/// Runs the graph from y with the gradients of the tensors in ctx.capture captured: a root with a
+/// grad_fn gets its gradient from `feed(node)`, a root that is a leaf from `at_leaf(meta)`.
+template <class Y, class Feed, class Leaf>
+void run_from(const Y& y, tl::detail::engine_ctx& ctx, Feed&& feed, Leaf&& at_leaf) {
+  using namespace tl::detail;
+  const auto& m = y.autograd_meta_handle();
+  if (m->grad_fn) {
+    feed(*static_cast<typed_node<typename Y::value_type, Y::rank>*>(m->grad_fn.get()));
+    run_graph(m->grad_fn.get(), ctx);
+  } else {
+    at_leaf(m);
+  }
+}
+/// The gradient captured for x (of type G), or null when none reached it.
+template <class G, class X>
+std::shared_ptr<G> captured(capture_map& cap, const X& x) {
+  return std::static_pointer_cast<G>(cap[x.autograd_meta_handle().get()]);
+}
+
 template <class Y, class... X, std::size_t... K>
 std::tuple<tl::detail::dyn_tensor_t<X>...> grad_impl(const Y& y, const tl::detail::dyn_tensor_t<Y>& gy,
                                                      const std::tuple<const X&...>& xs, const grad_options& o,
@@ -38,7 +59,7 @@ std::tuple<tl::detail::dyn_tensor_t<X>...> grad_impl(const Y& y, const tl::detai
   if (gy.shape() != y.shape())
     throw shape_error(cat_str("tl::autograd::grad: grad_output of shape ", shape_str(gy.shape()),
                               " does not match the output's shape ", shape_str(y.shape())));
-  std::unordered_map<const autograd_meta_base*, std::shared_ptr<void>> cap;
+  capture_map cap;
   auto want = [&](const auto& x, std::size_t k) {
     if (!x.requires_grad())
       throw autograd_error(cat_str("tl::autograd::grad: input ", k, " (shape ", shape_str(x.shape()),
@@ -50,18 +71,15 @@ std::tuple<tl::detail::dyn_tensor_t<X>...> grad_impl(const Y& y, const tl::detai
   ctx.retain_graph = o.retain_graph || o.create_graph;
   ctx.create_graph = o.create_graph;
   ctx.capture = &cap;
-  const auto& m = y.autograd_meta_handle();
-  if (m->grad_fn) {
-    static_cast<typed_node<typename Y::value_type, Y::rank>*>(m->grad_fn.get())->receive(gy);
-    run_graph(m->grad_fn.get(), ctx);
-  } else {
-    set_grad_enabled mode(o.create_graph);
-    deliver(m, gy, ctx);
-  }
+  run_from(
+      y, ctx, [&](auto& node) { node.receive(gy); },
+      [&](const auto& m) {
+        set_grad_enabled mode(o.create_graph);
+        deliver(m, gy, ctx);
+      });
   auto take = [&](const auto& x, std::size_t k) {
     using G = dyn_tensor_t<std::remove_cvref_t<decltype(x)>>;
-    const auto& slot = cap[x.autograd_meta_handle().get()];
-    if (slot) return *std::static_pointer_cast<G>(slot);
+    if (const auto g = captured<G>(cap, x)) return *g;
     if (!o.allow_unused)
       throw autograd_error(cat_str("tl::autograd::grad: input ", k, " (shape ", shape_str(x.shape()),
                                    ") was not used to compute the output; pass allow_unused = true if this is "
@@ -124,24 +142,31 @@ template <class Y, class X>
 tensor<typename X::value_type, X::rank + 1> grad_batched(const Y& y, const tensor<typename Y::value_type, Y::rank + 1>& gyb,
                                                          const X& x) {
   using namespace tl::detail;
-  std::unordered_map<const autograd_meta_base*, std::shared_ptr<void>> cap;
+  using GB = tensor<typename X::value_type, X::rank + 1>;
+  capture_map cap;
   cap[x.autograd_meta_handle().get()] = nullptr;
   engine_ctx ctx;
   ctx.retain_graph = true;
   ctx.capture = &cap;
   ctx.batch = gyb.shape()[0];
-  const auto& m = y.autograd_meta_handle();
-  if (m->grad_fn) {
-    static_cast<typed_node<typename Y::value_type, Y::rank>*>(m->grad_fn.get())->receive_batched(gyb);
-    run_graph(m->grad_fn.get(), ctx);
-  } else {
-    no_grad guard;
-    deliver_batched(m, gyb, ctx);
-  }
-  using GB = tensor<typename X::value_type, X::rank + 1>;
-  const auto& slot = cap[x.autograd_meta_handle().get()];
-  if (slot) return *std::static_pointer_cast<GB>(slot);
+  run_from(
+      y, ctx, [&](auto& node) { node.receive_batched(gyb); },
+      [&](const auto& m) {
+        no_grad guard;
+        deliver_batched(m, gyb, ctx);
+      });
+  if (const auto g = captured<GB>(cap, x)) return *g;
   return undefined_tensor<typename X::value_type, X::rank + 1>();
+}
+/// Cotangent i of the outputs, one-hot, in the shape of y: `buf` (flat, y's size) overwritten in
+/// place, or a fresh tensor when `fresh` (a recorded backward may keep it).
+template <class Y, class B>
+tl::detail::dyn_tensor_t<Y> one_hot(const Y& y, B& buf, index_t i, bool fresh) {
+  no_grad ng;
+  if (fresh) buf = zeros<typename Y::value_type>(shape_t<1>{y.numel()}, y.device());
+  else buf = 0;
+  buf(i) = 1;
+  return tl::detail::dyn_tensor_t<Y>(buf.reshape(y.shape()));
 }
 /// The identity as m cotangents of shape s: [m] ++ s, cotangent i one-hot at flat index i.
 template <class T, std::size_t R>
@@ -217,33 +242,21 @@ auto jacobian(F&& f, const X& x, const jacobian_options& o) {
   if (m == 0 || n == 0) return jac;
   auto jm = jac.reshape(m, n);
   if (!y.requires_grad()) return jac;  // f does not depend on x
-  if (o.create_graph) {
-    // rows stacked with recorded operations: the result is differentiable
-    std::vector<XT> rows;
-    rows.reserve(static_cast<std::size_t>(m));
-    for (index_t i = 0; i < m; ++i) {
-      auto e = zeros<typename YT::value_type>(shape_t<1>{m}, y.device());
-      e(i) = 1;
-      auto [g] = grad(y, std::tie(xi), tl::detail::dyn_tensor_t<YT>(e.reshape(y.shape())), {true, true, true});
-      rows.push_back(g.defined() ? g : XT(zeros<typename XT::value_type>(xi.shape(), xi.device())));
-    }
-    return tensor<typename XT::value_type, RJ>(tl::stack(rows, 0).reshape(jac.shape()));
-  }
   if (o.vectorize && !o.create_graph) {
     const auto E = detail::unit_cotangents<typename YT::value_type>(y.shape(), m, y.device());
     detail::put_rows(jm, detail::grad_batched(y, E, xi), m, n);
     return jac;
   }
+  // Row by row. With create_graph the rows are stacked with recorded operations, so that the
+  // result is differentiable; otherwise each is written into J.
+  std::vector<XT> rows;
   auto e = zeros<typename YT::value_type>(shape_t<1>{m}, y.device());
   for (index_t i = 0; i < m; ++i) {
-    {
-      no_grad ng;
-      e = 0;
-      e(i) = 1;
-    }
-    auto [g] = grad(y, std::tie(xi), tl::detail::dyn_tensor_t<YT>(e.reshape(y.shape())), {true, false, true});
-    detail::put_row(jm, i, g, n);
+    auto [g] = grad(y, std::tie(xi), detail::one_hot(y, e, i, o.create_graph), {true, o.create_graph, true});
+    if (!o.create_graph) detail::put_row(jm, i, g, n);
+    else rows.push_back(g.defined() ? g : XT(zeros<typename XT::value_type>(xi.shape(), xi.device())));
   }
+  if (o.create_graph) return tensor<typename XT::value_type, RJ>(tl::stack(rows, 0).reshape(jac.shape()));
   return jac;
 }
 
@@ -279,12 +292,7 @@ auto hessian(F&& f, const X& x, const jacobian_options& o = {}) {
   }
   auto e = zeros<typename XT::value_type>(shape_t<1>{n}, xi.device());
   for (index_t i = 0; i < n; ++i) {
-    {
-      no_grad ng;
-      e = 0;
-      e(i) = 1;
-    }
-    auto [h] = grad(g, std::tie(xi), XT(e.reshape(xi.shape())), {true, false, true});
+    auto [h] = grad(g, std::tie(xi), detail::one_hot(xi, e, i, false), {true, false, true});
     detail::put_row(hm, i, h, n);
   }
   return hes;
