@@ -7,7 +7,7 @@
 ///  1. evaluates the expression's row accessors bottom-up, keeping every node's value in a local
 ///     state object (the tape of that packet: one value per node, in registers);
 ///  2. walks the tree top-down from the output gradient: each node's derivative rule (the same
-///     rules as the lazy adjoints, adjoint.hpp) is built on `reg_val`s that read the stored
+///     rules as the lazy adjoints, adjoint.hpp) is built on `reg_leaf`s that read the stored
 ///     values of the node's children and the incoming gradient, giving each child's gradient;
 ///  3. stores (or adds, for a tensor used at several places) the gradient reaching each leaf.
 /// Every node is computed once and every rule once per element, where the lazy adjoints of a deep
@@ -31,34 +31,30 @@ struct multi_target {
   bool add = false;
 };
 
-/// The row accessor of a reg_val: one element (V = T) or one packet (V = the batch).
-template <class T, class V>
+template <class T>
 struct reg_row {
-  const V* p;
-  TL_HDI T get(index_t) const {
-    static_assert(std::is_same_v<V, T>, "tl: a packet tape value read as one element");
-    return *p;
-  }
+  const T* p;
+  TL_HDI T get(index_t) const { return *p; }
   template <class B>
   TL_INLINE B packet(index_t) const {
-    static_assert(std::is_same_v<V, B>, "tl: a packet tape value read as another packet type");
-    return *p;
+    return B::load_unaligned(p);
   }
 };
 
-/// A leaf reading the current value of a tape node (one element, V = T, or one packet, V = the
-/// batch) from the packet's local state. Rules are built on these per packet: the state's address
-/// never leaves the loop body, so the compiler keeps the values in registers and the leaves'
-/// addresses are constant offsets. (Leaves holding the values themselves measured 2.3x slower:
-/// every rule node copied its 64-byte operands.)
-template <class T, class V, std::size_t R = 1>
-struct reg_val : node_base<reg_val<T, V, R>, R> {
+/// A leaf reading the current value of a tape node (one element, or one packet) from the packet's
+/// local state. Rules are built on these per packet: the state's address never leaves the loop
+/// body, so the compiler keeps the values in registers and the leaves' addresses are constant
+/// offsets. (Leaves holding the values themselves measured 2.3x slower: every rule node copied its
+/// 64-byte operands. The pointer is a T*, not a batch*: row types holding a vector type cannot
+/// appear in the host-device accessors nvcc checks.)
+template <class T, std::size_t R = 1>
+struct reg_leaf : node_base<reg_leaf<T, R>, R> {
   using value_type = T;
   using extents_type = dextents<R>;
   static constexpr std::size_t rank = R;
   static constexpr bool simd_ok = simd_type_v<T>;
   static constexpr bool is_scalar = false;
-  const V* p = nullptr;
+  const T* p = nullptr;
 
   shape_t<R> shape() const {
     shape_t<R> s;
@@ -66,22 +62,22 @@ struct reg_val : node_base<reg_val<T, V, R>, R> {
     return s;
   }
   template <std::size_t R2>
-  reg_val<T, V, R2> bcast(const shape_t<R2>&) const {
+  reg_leaf<T, R2> bcast(const shape_t<R2>&) const {
     return {{}, p};
   }
-  reg_val permute(const std::array<std::size_t, R>&) const { return *this; }
+  reg_leaf permute(const std::array<std::size_t, R>&) const { return *this; }
   bool linear_ok() const { return true; }
   // Host and device like every node's accessors (the nodes above them are): the tape runs on the
   // host only, but nvcc checks the calls of every instantiated host-device function.
-  TL_HDI reg_row<T, V> linear() const { return {p}; }
-  TL_HDI reg_row<T, V> row(const index_t*) const { return {p}; }
+  TL_HDI reg_row<T> linear() const { return {p}; }
+  TL_HDI reg_row<T> row(const index_t*) const { return {p}; }
   template <class F>
   void for_each_leaf(F&&) const {}
 };
-template <class T, class V, std::size_t R>
-struct is_node<reg_val<T, V, R>> : std::true_type {};
-template <class T, class V, std::size_t R>
-bool any_requires_grad(const reg_val<T, V, R>&) {
+template <class T, std::size_t R>
+struct is_node<reg_leaf<T, R>> : std::true_type {};
+template <class T, std::size_t R>
+bool any_requires_grad(const reg_leaf<T, R>&) {
   return false;
 }
 
@@ -103,17 +99,17 @@ struct lane {
     if constexpr (P) return static_cast<B>(r.template packet<B>(j));
     else return static_cast<T>(r.get(j));
   }
-  /// The value of a rule (an expression over reg_vals) at the current element or packet.
+  /// The value of a rule (an expression over reg_leafs) at the current element or packet.
   template <class E>
   static TL_INLINE type eval(const E& e) {
     return read(to_node(e).linear(), 0);
   }
 };
 
-/// A tape value as a leaf of rule expressions.
+/// A tape value (one element or one packet) as a leaf of rule expressions.
 template <class T, class V>
-TL_INLINE reg_val<T, V> rv(const V& v) {
-  return {{}, &v};
+TL_INLINE reg_leaf<T> rv(const V& v) {
+  return {{}, reinterpret_cast<const T*>(&v)};
 }
 
 /// `reached[k]`: whether any gradient flows to leaf k of a tape (its bwd runs at every packet, and
@@ -136,7 +132,7 @@ constexpr std::array<bool, A + B> reached_concat(const std::array<bool, A>& a, c
 /// every rule's result of type T). `state<P>` holds, for each node, its value `v` and the gradient
 /// `g` reaching it (one element, P = false, or one packet): `fwd` fills the values, `bwd`
 /// propagates `g` down to the leaves, evaluating each node's derivative rule (the same rules as the
-/// lazy adjoints, adjoint.hpp) on reg_vals of the stored values.
+/// lazy adjoints, adjoint.hpp) on reg_leafs of the stored values.
 ///
 /// The state is a local of the loop body and the rules are built per packet on it (building a rule
 /// folds away: its broadcast shapes are constants), so the compiler keeps the values in registers.
@@ -258,7 +254,7 @@ template <class T, class Op, class In, class L, class R>
 struct row_tape<T, binary_row<Op, In, L, R>> {
   using left = row_tape<T, L>;
   using right = row_tape<T, R>;
-  using reg = reg_val<T, T>;
+  using reg = reg_leaf<T>;
   using dl_t = decltype(binary_rule<Op>::dl(std::declval<const Op&>(), std::declval<reg>(), std::declval<reg>(),
                                             std::declval<reg>()));
   using dr_t = decltype(binary_rule<Op>::dr(std::declval<const Op&>(), std::declval<reg>(), std::declval<reg>(),
