@@ -52,6 +52,35 @@ std::pair<double, double> max_errors(const std::string& name, Fn fn, Factory fac
   }
   return {worst_pos, worst_neg};
 }
+
+/// 2^20 + 1 float bit patterns spread evenly over [0, inf] (subnormals, the overflow range and +inf
+/// included).
+std::vector<float> float_bit_patterns() {
+  const std::uint32_t top = 0x7f800000u, n = 1u << 20;
+  std::vector<float> vals;
+  for (std::uint32_t i = 0; i <= n; ++i) {
+    const auto bits = static_cast<std::uint32_t>(static_cast<std::uint64_t>(top) * i / n);
+    float v = 0;
+    std::memcpy(&v, &bits, sizeof v);
+    vals.push_back(v);
+  }
+  return vals;
+}
+
+/// Largest error in float ULP of got(k) against ref(k) (a long double), reported with `what` and
+/// x(k) each time it grows.
+template <class Ref>
+double worst_float_error(const std::string& what, const tl::tensor<float, 1>& x, const tl::tensor<float, 1>& got, Ref ref) {
+  double worst = 0;
+  for (tl::index_t k = 0; k < x.numel(); ++k) {
+    const double e = ulp_error<float>(got(k), ref(k));
+    if (e > worst) {
+      worst = e;
+      MESSAGE(what << ": " << e << " ULP at x = " << x(k));
+    }
+  }
+  return worst;
+}
 }  // namespace
 
 TEST_CASE_TEMPLATE("gamma family: ULP error against the mpmath reference", T, float, double) {
@@ -203,37 +232,87 @@ TEST_CASE("polygamma(1, x): float packets of x >= 0 (the float kernel) round the
   REQUIRE(pos.size() > 400);
   const auto x = column<float>(pos);
   const tl::tensor<float, 1> y = ts::polygamma(1, x);
-  double worst = 0;
-  for (std::size_t i = 0; i < pos.size(); ++i) {
-    const auto k = static_cast<tl::index_t>(i);
-    const double e = ulp_error<float>(y(k), pos[i].ref);
-    if (e > worst) {
-      worst = e;
-      MESSAGE("trigamma float packet: " << e << " ULP at x = " << x(k) << " against mpmath");
-    }
-  }
-  CHECK(worst <= bound);
-  const std::uint32_t top = 0x7f800000u, n = 1u << 20;
-  tl::tensor<float, 1> z(tl::shape_t<1>{n + 1});
-  for (std::uint32_t i = 0; i <= n; ++i) {
-    const auto bits = static_cast<std::uint32_t>(static_cast<std::uint64_t>(top) * i / n);
-    float v = 0;
-    std::memcpy(&v, &bits, sizeof v);
-    z(static_cast<tl::index_t>(i)) = v;
-  }
+  CHECK(worst_float_error("trigamma float packet against mpmath", x, y, [&](tl::index_t k) { return pos[static_cast<std::size_t>(k)].ref; }) <= bound);
+  const auto vals = float_bit_patterns();
+  tl::tensor<float, 1> z(tl::shape_t<1>{static_cast<tl::index_t>(vals.size())});
+  for (std::size_t i = 0; i < vals.size(); ++i) z(static_cast<tl::index_t>(i)) = vals[i];
   const tl::tensor<float, 1> w = ts::polygamma(1, z);
-  worst = 0;
-  for (tl::index_t k = 0; k < z.numel(); ++k) {
-    const double e = ulp_error<float>(w(k), ts::detail::trigamma_kernel(static_cast<double>(z(k))));
-    if (e > worst) {
-      worst = e;
-      MESSAGE("trigamma float packet: " << e << " ULP at x = " << z(k) << " against the double kernel");
-    }
-  }
-  CHECK(worst <= bound);
+  const auto dbl = [&](tl::index_t k) { return static_cast<long double>(ts::detail::trigamma_kernel(static_cast<double>(z(k)))); };
+  CHECK(worst_float_error("trigamma float packet against the double kernel", z, w, dbl) <= bound);
   CHECK(std::isinf(w(0)));            // x = +0: the pole
   CHECK(w(z.numel() - 1) == 0.0f);    // x = +inf
   CHECK(std::isinf(w(1)));            // the smallest sampled subnormal: 1 / x^2 overflows
+}
+
+TEST_CASE("gammaln and digamma: float packets of x >= 0 (the float kernels) round the exact value once") {
+  // Float packets without a negative lane evaluate lgamma and psi in double with one logarithm and
+  // fits accurate to 3e-11 (lgamma, relative) and 2e-11 (psi, absolute where it is not near its
+  // zero), so the float result is within 1/2 ULP plus about 1e-3. Checked against the mpmath rows with x >= 0 and
+  // against the double kernels on 2^20 + 1 float bit patterns spread evenly over [0, inf] plus the
+  // 2 x 20000 floats around each of 1 and 2 (the zeros of lgamma) and around x0 = 1.4616... (the
+  // zero of psi, where the float kernel switches to its own fit within 1/32).
+  for (const char* name : {"gammaln", "digamma"}) {
+    const bool lg = std::string(name) == "gammaln";
+    constexpr double bound = 0.51;
+    const auto eval = [lg](const tl::tensor<float, 1>& v) { return lg ? tl::tensor<float, 1>(ts::gammaln(v)) : tl::tensor<float, 1>(ts::digamma(v)); };
+    std::vector<row> pos;
+    for (const auto& r : load<float>(name))
+      if (r.x >= 0) pos.push_back(r);
+    REQUIRE(pos.size() > 100);
+    const auto x = column<float>(pos);
+    const tl::tensor<float, 1> y = eval(x);
+    const auto ref = [&](tl::index_t k) { return pos[static_cast<std::size_t>(k)].ref; };
+    CHECK(worst_float_error(std::string(name) + " float packet against mpmath", x, y, ref) <= bound);
+    auto vals = float_bit_patterns();
+    for (float c : {1.0f, 2.0f, 1.46163214f}) {
+      float lo = c, hi = c;
+      for (int j = 0; j < 20000; ++j) {
+        vals.push_back(lo = std::nextafter(lo, 0.0f));
+        vals.push_back(hi = std::nextafter(hi, 4.0f));
+      }
+      vals.push_back(c);
+    }
+    tl::tensor<float, 1> z(tl::shape_t<1>{static_cast<tl::index_t>(vals.size())});
+    for (std::size_t i = 0; i < vals.size(); ++i) z(static_cast<tl::index_t>(i)) = vals[i];
+    const tl::tensor<float, 1> w = eval(z);
+    const auto dbl = [&](tl::index_t k) {
+      const double xd = static_cast<double>(z(k));
+      return static_cast<long double>(lg ? ts::detail::lgamma_kernel(xd) : ts::detail::digamma_kernel(xd));
+    };
+    CHECK(worst_float_error(std::string(name) + " float packet against the double kernel", z, w, dbl) <= bound);
+  }
+  // Special values in packets without a negative lane (-0 is not negative): 19 values, a full
+  // packet and a scalar tail for every SIMD width.
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const double sub = static_cast<double>(std::numeric_limits<float>::denorm_min()) * 3;
+  const auto x = from_list<float>({0.0, -0.0, inf, nan, sub, 1.0, 2.0, 0.5, 1e30, 3.0, 2.5, 8.0, 1e-30, 1.4616321, 3.4e38, 0.25, 1.5, 10.0, 4.0});
+  const tl::tensor<float, 1> lg = ts::gammaln(x), dg = ts::digamma(x);
+  CHECK(same(lg(0), inf));
+  CHECK(same(lg(1), inf));
+  CHECK(same(lg(2), inf));
+  CHECK(std::isnan(lg(3)));
+  CHECK(lg(4) == doctest::Approx(-std::log(static_cast<double>(x(4)))).epsilon(1e-6));
+  CHECK(same(lg(5), 0.0));  // the exact zeros
+  CHECK(same(lg(6), 0.0));
+  CHECK(lg(7) == doctest::Approx(0.5723649429247001).epsilon(1e-7));   // log sqrt(pi)
+  CHECK(lg(8) == doctest::Approx(6.807755278982137e31).epsilon(1e-7));
+  CHECK(lg(9) == doctest::Approx(std::log(2.0)).epsilon(1e-7));
+  CHECK(lg(10) == doctest::Approx(0.2846828704729192).epsilon(1e-7));  // log(3 sqrt(pi) / 4), at the switch
+  CHECK(lg(11) == doctest::Approx(std::log(5040.0)).epsilon(1e-7));
+  CHECK(lg(12) == doctest::Approx(69.07755278982137).epsilon(1e-7));   // -log(1e-30)
+  CHECK(same(lg(14), inf));                                           // x log x overflows float
+  CHECK(same(dg(0), -inf));
+  CHECK(same(dg(1), inf));
+  CHECK(same(dg(2), inf));
+  CHECK(std::isnan(dg(3)));
+  CHECK(same(dg(4), -inf));  // -1 / x overflows float
+  CHECK(dg(5) == doctest::Approx(-0.5772156649015329).epsilon(1e-7));
+  CHECK(dg(6) == doctest::Approx(0.42278433509846713).epsilon(1e-7));
+  CHECK(dg(7) == doctest::Approx(-1.9635100260214235).epsilon(1e-7));
+  CHECK(dg(8) == doctest::Approx(69.07755278982137).epsilon(1e-7));
+  CHECK(dg(12) == doctest::Approx(-1e30).epsilon(1e-6));
+  CHECK(std::fabs(dg(13)) < 1e-7f);  // the float nearest the zero
+  CHECK(dg(14) == doctest::Approx(std::log(3.4e38)).epsilon(1e-7));
 }
 
 TEST_CASE("gamma family: argument errors, fusion, integer operands, multigammaln domain") {

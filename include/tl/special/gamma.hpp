@@ -56,6 +56,8 @@ struct digamma_fn : via_double_unary<digamma_fn> {
     return digamma_kernel(x);
   }
 };
+TL_SPECIAL_FLOAT_PACKET(gammaln)
+TL_SPECIAL_FLOAT_PACKET(digamma)
 /// psi^(n) (n >= 1; n = 0 is digamma_fn).
 struct polygamma_fn : via_double_member<polygamma_fn> {
   static constexpr const char* name = "polygamma";

@@ -12,6 +12,12 @@ first) and the maximum relative error of a double-precision Horner evaluation on
   digamma:  R(t) = psi(1 + t) / (t - t0)      t in [0, 2]          (t0 = x0 - 1, x0 the zero of psi)
   trigamma (float results, evaluated in double):
             T(t) = (y + 3/8) psi'(y)          t = 1 / (y + 3/8) in (0, 8/11]   (y = x + 1 >= 1)
+  gammaln (float results, evaluated in double):
+            K(y) = lgamma(y) / ((y - 1)(y - 2))             y in [1, 2.5]
+            S(z) = (lgamma(x) - (x - 1/2) log x + x - log(2 pi) / 2) x,  z = 1 / x^2 in (0, 0.16]
+  digamma (float results, evaluated in double):
+            U(t) = (psi(y) - log(y + 3/8)) / t   t = 1 / (y + 3/8) in (0, 8/11]   (y = x + 1 >= 1)
+            Z(h) = psi(x0 + h) / h               h in [-1/32, 1/32]   (x0 the zero of psi)
   i0e:      e^-x I0(x)                        x in [0, 8]
             sqrt(x) e^-x I0(x)                1/x in (0, 1/8]
   i1e:      e^-x I1(x) / x                    x in [0, 8]
@@ -100,6 +106,25 @@ def trigamma_t(t):
     return mp.psi(1, 1 / t - mp.mpf(3) / 8) / t
 
 
+def stirling_s(z):
+    # x (lgamma(x) - (x - 1/2) log x + x - log(2 pi) / 2) as a function of z = 1 / x^2: 1/12 at z = 0
+    if z == 0:
+        return mp.mpf(1) / 12
+    x = 1 / mp.sqrt(z)
+    return x * (mp.loggamma(x) - (x - mp.mpf(1) / 2) * mp.log(x) + x - mp.log(2 * mp.pi) / 2)
+
+
+def digamma_u(t):
+    # (psi(y) - log(y + 3/8)) / t with t = 1 / (y + 3/8): -7/8 at t = 0
+    if t == 0:
+        return -mp.mpf(7) / 8
+    return (mp.psi(0, 1 / t - mp.mpf(3) / 8) - mp.log(1 / t)) / t
+
+
+def digamma_z(h):
+    return mp.psi(1, X0) if abs(h) < mp.mpf(10) ** -30 else mp.psi(0, X0 + h) / h
+
+
 def i_small(k):
     return lambda x: (mp.exp(-x) * mp.besseli(k, x)) / (x if k == 1 and x != 0 else 1) if not (k == 1 and x == 0) else mp.mpf(0.5)
 
@@ -147,6 +172,12 @@ if __name__ == "__main__":
     fit("lgamma K2", on("-0.25", "1", lg_over(2)), 19)
     fit("R", on(0, 2, r_of), 30)
     fit("trigamma T (float)", on(0, mp.mpf(8) / 11, trigamma_t), 11)
+    fit("lgamma K (float)", on(1, "2.5", lg_over(0)), 15)
+    fit("lgamma S (float)", on(0, "0.16", stirling_s), 6)
+    fit("digamma U (float)", on(0, mp.mpf(8) / 11, digamma_u), 11)
+    fit("digamma Z (float)", on(-mp.mpf(1) / 32, mp.mpf(1) / 32, digamma_z), 6)
+    x0hi = mp.mpf(float(X0))
+    print(f"// x0 hi = {float(x0hi)!r}, lo = {float(X0 - x0hi)!r}")
     fit("I0 small", on(0, 8, i_small(0)), 30)
     fit("I0 large", on(0, "0.125", i_large(0)), 24)
     fit("I1 small", on(0, 8, i_small(1)), 30)

@@ -126,6 +126,21 @@ TL_SPECIAL_KERNEL V horner(const V& u) {
   else return vfma(horner<Cs...>(u), u, V(C0));
 }
 
+/// The same polynomial as horner<C0, Cs...> evaluated as E(u^2) + u O(u^2), its even and odd
+/// coefficients in two independent Horner chains of half the depth (for kernels whose speed is
+/// bound by the latency of one long chain).
+template <double... Cs, class V>
+TL_SPECIAL_KERNEL V horner_split(const V& u) {
+  constexpr double c[] = {Cs...};
+  constexpr int n = sizeof...(Cs), ne = (n + 1) / 2, no = n / 2;
+  static_assert(n >= 2, "horner_split: at least two coefficients");
+  const V u2 = u * u;
+  V e(c[2 * (ne - 1)]), o(c[2 * (no - 1) + 1]);
+  for (int k = ne - 2; k >= 0; --k) e = vfma(e, u2, V(c[2 * k]));
+  for (int k = no - 2; k >= 0; --k) o = vfma(o, u2, V(c[2 * k + 1]));
+  return vfma(o, u, e);
+}
+
 /// x*x as an unevaluated sum hi + lo, exact (Dekker's product with Veltkamp's split, so it does
 /// not depend on a fused multiply-add: SSE2/AVX builds get the same results as FMA ones).
 template <class V>
