@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
@@ -151,6 +153,35 @@ template <class T>
 bool same(T got, double want) {
   if (std::isnan(want)) return std::isnan(got);
   return got == static_cast<T>(want) && std::signbit(got) == std::signbit(want);
+}
+
+/// 2^20 + 1 float bit patterns spread evenly over [0, inf] (subnormals, the overflow range and +inf
+/// included).
+inline std::vector<float> float_bit_patterns() {
+  const std::uint32_t top = 0x7f800000u, n = 1u << 20;
+  std::vector<float> vals;
+  for (std::uint32_t i = 0; i <= n; ++i) {
+    const auto bits = static_cast<std::uint32_t>(static_cast<std::uint64_t>(top) * i / n);
+    float v = 0;
+    std::memcpy(&v, &bits, sizeof v);
+    vals.push_back(v);
+  }
+  return vals;
+}
+
+/// Largest error in float ULP of got(k) against ref(k) (a long double), reported with `what` and
+/// x(k) each time it grows.
+template <class Ref>
+double worst_float_error(const std::string& what, const tl::tensor<float, 1>& x, const tl::tensor<float, 1>& got, Ref ref) {
+  double worst = 0;
+  for (tl::index_t k = 0; k < x.numel(); ++k) {
+    const double e = ulp_error<float>(got(k), ref(k));
+    if (e > worst) {
+      worst = e;
+      MESSAGE(what << ": " << e << " ULP at x = " << x(k));
+    }
+  }
+  return worst;
 }
 
 }  // namespace special_test

@@ -48,6 +48,7 @@ struct gammaln_fn : via_double_unary<gammaln_fn> {
   }
 };
 TL_SPECIAL_VIA_DOUBLE(tgamma)
+TL_SPECIAL_FLOAT_PACKET(tgamma)
 TL_SPECIAL_VIA_DOUBLE(gammasgn)
 struct digamma_fn : via_double_unary<digamma_fn> {
   static constexpr const char* name = "digamma";
