@@ -63,6 +63,8 @@ TEST_CASE_TEMPLATE("modified Bessel I0, I1: NaN, infinities, signed zeros, subno
   // overflow to inf, large-argument scaled forms.
   CHECK(same(a(9), inf));
   CHECK(same(b(10), -inf));
+  CHECK(same(a(15), inf));  // far beyond: e^(x - 64 ln 2) itself overflows (was NaN in double)
+  CHECK(same(b(16), -inf));
   CHECK(ae(15) == doctest::Approx(0.3989422804014327e-15).epsilon(1e-7));
   CHECK(be(16) == doctest::Approx(-0.3989422804014327e-15).epsilon(1e-7));
   if constexpr (std::is_same_v<T, double>) {
@@ -71,6 +73,12 @@ TEST_CASE_TEMPLATE("modified Bessel I0, I1: NaN, infinities, signed zeros, subno
     tl::tensor<double, 1> r = ts::i0(y);
     CHECK(r(0) == doctest::Approx(6.705128263670997e307).epsilon(1e-6));
     CHECK(std::isfinite(r(1)));
+    const auto z = from_list<double>({760.0, -800.0, 751.0, 1e300});
+    tl::tensor<double, 1> i0z = ts::i0(z), i1z = ts::i1(z);
+    for (tl::index_t i = 0; i < 4; ++i) {
+      CHECK(same(i0z(i), inf));
+      CHECK(same(i1z(i), i == 1 ? -inf : inf));
+    }
   }
   for (int i = 0; i < 19; ++i) {
     CHECK(same(ma(i), static_cast<double>(a(i))));
@@ -144,4 +152,49 @@ TEST_CASE_TEMPLATE("modified Bessel K0, K1 (plain and scaled), spherical j0: ULP
   CHECK(same(j0(3), 1.0));
   CHECK(same(j0(4), 1.0));
   CHECK(j0(10) == doctest::Approx(0.958851077208406).epsilon(1e-7));
+}
+
+TEST_CASE("modified Bessel I and K: float packets (the float kernels) round the exact value once") {
+  // Float packets evaluate shorter fits in double (about 2e-11 relative), so the float result is
+  // within 1/2 ULP plus about 1e-3: against the mpmath rows and against the double kernels on
+  // 2^20 + 1 float bit patterns over [0, inf] and their negatives (NaN, the overflow of I, the
+  // underflow of K and the switch points at 1 and 8 included).
+  constexpr double bound = 0.51;
+  auto vals = float_bit_patterns();
+  const std::size_t half = vals.size();
+  for (std::size_t i = 0; i < half; ++i) vals.push_back(-vals[i]);
+  for (float v : {1.0f, 8.0f, -8.0f}) {
+    vals.push_back(v);
+    vals.push_back(std::nextafter(v, 0.0f));
+    vals.push_back(std::nextafter(v, 100.0f * v));
+  }
+  tl::tensor<float, 1> z(tl::shape_t<1>{static_cast<tl::index_t>(vals.size())});
+  for (std::size_t i = 0; i < vals.size(); ++i) z(static_cast<tl::index_t>(i)) = vals[i];
+  namespace d = ts::detail;
+  using tensor = tl::tensor<float, 1>;
+  struct fn {
+    const char* name;
+    tensor (*eval)(const tensor&);
+    double (*ref)(double);
+  };
+  const fn fns[] = {
+      {"i0", [](const tensor& v) { return tensor(ts::i0(v)); }, [](double x) { return d::i0_kernel(x); }},
+      {"i0e", [](const tensor& v) { return tensor(ts::i0e(v)); }, [](double x) { return d::i0e_kernel(x); }},
+      {"i1", [](const tensor& v) { return tensor(ts::i1(v)); }, [](double x) { return d::i1_kernel(x); }},
+      {"i1e", [](const tensor& v) { return tensor(ts::i1e(v)); }, [](double x) { return d::i1e_kernel(x); }},
+      {"k0", [](const tensor& v) { return tensor(ts::modified_bessel_k0(v)); }, [](double x) { return d::k0_kernel(x); }},
+      {"k0e", [](const tensor& v) { return tensor(ts::scaled_modified_bessel_k0(v)); }, [](double x) { return d::k0e_kernel(x); }},
+      {"k1", [](const tensor& v) { return tensor(ts::modified_bessel_k1(v)); }, [](double x) { return d::k1_kernel(x); }},
+      {"k1e", [](const tensor& v) { return tensor(ts::scaled_modified_bessel_k1(v)); }, [](double x) { return d::k1e_kernel(x); }},
+  };
+  for (const auto& f : fns) {
+    const auto rows = load<float>(f.name);
+    const auto x = column<float>(rows);
+    const tensor y = f.eval(x);
+    const auto ref = [&](tl::index_t k) { return rows[static_cast<std::size_t>(k)].ref; };
+    CHECK(worst_float_error(std::string(f.name) + " float packet against mpmath", x, y, ref) <= bound);
+    const tensor w = f.eval(z);
+    const auto dbl = [&](tl::index_t k) { return static_cast<long double>(f.ref(static_cast<double>(z(k)))); };
+    CHECK(worst_float_error(std::string(f.name) + " float packet against the double kernel", z, w, dbl) <= bound);
+  }
 }

@@ -25,6 +25,10 @@ first) and the maximum relative error of a double-precision Horner evaluation on
   k0:       K0(x) + log(x/2) I0(x)            x^2 in [0, 1]        (entire in x^2)
   k1:       x K1(x) - x log(x/2) I1(x)        x^2 in [0, 1]        (entire in x^2)
             sqrt(x) e^x K0(x), sqrt(x) e^x K1(x)  1/x in (0, 1]
+  float results, evaluated in double (shorter fits, about 2e-11 relative):
+  i0, i1:   I0(x), 2 I1(x) / x                x^2 in [0, 64]       (entire in x^2)
+            sqrt(x) e^-x I0(x), sqrt(x) e^-x I1(x)   1/x in (0, 1/8]
+  k0, k1:   the same four functions as in double, with fewer terms
 Exact Taylor coefficients (printed too): I0(x) = sum (x^2/4)^k / k!^2 and
 2 I1(x) / x = sum (x^2/4)^k / (k! (k + 1)!) in powers of x^2, 13 terms each (for x <= 1), and
 sin(x) / x = sum (-x^2)^k / (2k + 1)! (9 terms, for |x| < 1/2).
@@ -138,6 +142,14 @@ def i_large(k):
     return g
 
 
+def i0_of_y(y):
+    return mp.besseli(0, mp.sqrt(y))
+
+
+def i1_of_y(y):
+    return mp.mpf(1) if y == 0 else 2 * mp.besseli(1, mp.sqrt(y)) / mp.sqrt(y)
+
+
 def k_small_a(y):
     if y == 0:
         return -mp.euler  # the limit of K0(x) + log(x/2) I0(x) at 0
@@ -186,6 +198,14 @@ if __name__ == "__main__":
     fit("K1 small", on(0, 1, k_small_b), 12)
     fit("K0 large", on(0, 1, k_large(0)), 34)
     fit("K1 large", on(0, 1, k_large(1)), 34)
+    fit("I0 in x^2 (float)", on(0, 64, i0_of_y), 13)
+    fit("2 I1 / x in x^2 (float)", on(0, 64, i1_of_y), 12)
+    fit("I0 large (float)", on(0, "0.125", i_large(0)), 11)
+    fit("I1 large (float)", on(0, "0.125", i_large(1)), 11)
+    fit("K0 small (float)", on(0, 1, k_small_a), 6)
+    fit("K1 small (float)", on(0, 1, k_small_b), 6)
+    fit("K0 large (float)", on(0, 1, k_large(0)), 17)
+    fit("K1 large (float)", on(0, 1, k_large(1)), 17)
     taylor("I0 series in x^2", [mp.mpf(1) / (4 ** k * mp.factorial(k) ** 2) for k in range(13)])
     taylor("2 I1 / x series in x^2", [mp.mpf(1) / (4 ** k * mp.factorial(k) * mp.factorial(k + 1)) for k in range(13)])
     taylor("sin(x)/x series in x^2", [mp.mpf(-1) ** k / mp.factorial(2 * k + 1) for k in range(9)])

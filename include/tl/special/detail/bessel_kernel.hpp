@@ -58,13 +58,14 @@ TL_SPECIAL_KERNEL V i1e_kernel(const V& x) {
   else r = sel(small, i1e_small(a), i1e_large(vmax(a, V(8))));
   return vcopysign(r, x);
 }
-/// m e^a for a >= 0 up to the overflow of the product (e^(a - 64 ln 2) 2^64 above 700).
+/// m e^a for a >= 0 up to the overflow of the product (e^(a - 64 ln 2) 2^64 above 700; +-inf
+/// above 750, where e^(a - 64 ln 2) itself overflows and its correction would make inf - inf).
 template <class V>
 TL_SPECIAL_KERNEL V times_exp_big(const V& m, const V& a) {
   constexpr double ln2_hi = 0.693147180369123816490, ln2_lo = 1.90821492927058770002e-10;
   const auto big = a > V(700);
   const V r = times_exp(m, sel(big, a - V(64 * ln2_hi), a), sel(big, V(-64 * ln2_lo), V(0)));
-  return sel(big, r * V(0x1p64), r);
+  return sel(a > V(750), m * V(std::numeric_limits<double>::infinity()), sel(big, r * V(0x1p64), r));
 }
 template <class V>
 TL_SPECIAL_KERNEL V i0_kernel(const V& x) {
@@ -165,5 +166,94 @@ TL_SPECIAL_KERNEL V spherical_j0_kernel(const V& x) {
   const V big = vsin(x) / x;
   return sel(a < V(0.5), series, sel(a == V(std::numeric_limits<double>::infinity()), V(0), big));
 }
+
+// ---- float packets: shorter fits in double ----------------------------------------------------
+// Float results need about 2e-11 relative (the double value then rounds once, within 1/2 ULP plus
+// about 1e-3), so the fits are shorter than the double ones (fit_gamma_bessel_coefficients.py):
+// I0(x) and 2 I1(x) / x in x^2 on [0, 64] (13 and 12 terms), sqrt(x) e^-x I0,1(x) in 1/x on
+// (0, 1/8] (11 terms each), sqrt(x) e^x K0,1(x) in 1/x on (0, 1] (17 terms each, two Horner chains).
+
+template <class V>
+TL_SPECIAL_KERNEL V i0_y_float(const V& y) {  // I0(x), y = x^2 in [0, 64]
+  return horner<49.2085542230755, 126.19349348316648, 133.73747015067605, 79.09967787942578, 29.83355502596723, 7.773027112440098, 1.4780920643877031, 0.2136406012433912, 0.024220538806719455, 0.002208370822479592, 0.00016530767446537833, 1.0413798056590645e-05, 5.503144716717513e-07>(vfma(y, V(1.0 / 32), V(-1)));
+}
+template <class V>
+TL_SPECIAL_KERNEL V i1_y_float(const V& y) {  // 2 I1(x) / x, y = x^2 in [0, 64]
+  return horner<15.774186685385903, 33.434367537668955, 29.662379205379132, 14.916777513000397, 4.858141939726228, 1.1085690481095167, 0.18693554384546937, 0.024220539420528434, 0.0024843943429775552, 0.0002066337797623772, 1.4329120462199888e-05, 8.258400121370549e-07>(vfma(y, V(1.0 / 32), V(-1)));
+}
+template <class V>
+TL_SPECIAL_KERNEL V i0_large_float(const V& t) {  // sqrt(x) e^-x I0(x), t = 1 / x in (0, 1/8]
+  return horner<0.4021765094450081, 0.003360551954450404, 0.00013621608777889167, 1.1143644193695862e-05, 1.48358859061691e-06, 2.935535026978734e-07, 9.003416835624285e-08, 4.9987950872027415e-08, 1.93551345971183e-08, -8.162417434276367e-09, -7.134118032538922e-09>(vfma(t, V(16), V(-1)));
+}
+template <class V>
+TL_SPECIAL_KERNEL V i1_large_float(const V& t) {  // sqrt(x) e^-x I1(x), t = 1 / x in (0, 1/8]
+  return horner<0.38939845902587233, -0.009749577160828079, -0.00021923577677583148, -1.5039222626597893e-05, -1.8346611124062903e-06, -3.441973856934691e-07, -1.0125315435757985e-07, -5.474730168891007e-08, -2.1428552803957853e-08, 8.43120407703339e-09, 7.600979256637228e-09>(vfma(t, V(16), V(-1)));
+}
+template <class V>
+TL_SPECIAL_KERNEL V k0_large_float(const V& t) {  // sqrt(x) e^x K0(x), t = 1 / x in (0, 1]
+  return horner_split<1.1901571834152027, -0.05227901139832275, 0.00806738648897953, -0.0019084059329173646, 0.0005692427143755203, -0.00019721885147638295, 7.604392979686555e-05, -3.218454315210725e-05, 1.4416284045807314e-05, -5.494600221658029e-06, 2.527679667085805e-06, -3.6758477697342645e-06, 2.1469717562826337e-06, 1.3914199967648843e-06, -9.13176015755326e-07, -9.289909228246822e-07, 5.742472396626528e-07>(vfma(t, V(2), V(-1)));
+}
+template <class V>
+TL_SPECIAL_KERNEL V k1_large_float(const V& t) {  // sqrt(x) e^x K1(x), t = 1 / x in (0, 1]
+  return horner_split<1.4615569735231244, 0.187978906439273, -0.0158528544985976, 0.0031120117117936657, -0.0008443959479348761, 0.00027596936489145016, -0.00010222800232673756, 4.194459939815558e-05, -1.8359183646792633e-05, 7.014732008314376e-06, -3.192688973661995e-06, 4.323917002152397e-06, -2.500509506652076e-06, -1.564829080922815e-06, 1.0262856318522675e-06, 1.0685278091791002e-06, -6.571814483853172e-07>(vfma(t, V(2), V(-1)));
+}
+
+/// I_Order(x) (Scaled: e^-|x| I_Order(x)) for the arguments of float packets, in double: |x| <= 8
+/// from the fit in x^2 (2 I1 / x times x / 2 for order 1), above from the fit in 1/x times
+/// sqrt(1/x); one exponential (e^|x| unscaled, e^-|x| scaled) serves the lanes of the region that
+/// needs it. I0 even, I1 odd; +inf at +-inf (scaled: 0), NaN for NaN. Not for double arguments.
+template <int Order, bool Scaled, class V>
+TL_SPECIAL_KERNEL V i_float_kernel(const V& x) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const V a = vabs(x);
+  const auto small = a <= V(8);
+  const V y = vmin(a, V(8)) * vmin(a, V(8));
+  const V t = V(1) / vmax(a, V(8));
+  // I(a), a <= 8; I1 below 2^-20 as a / 2 exactly (the fit's value at 0 is 1 only to 1e-13, which
+  // would round a subnormal a / 2 that is a tie the wrong way)
+  const V s = Order == 0 ? i0_y_float(y) : sel(a < V(0x1p-20), V(0.5) * a, (V(0.5) * a) * i1_y_float(y));
+  const V l = (Order == 0 ? i0_large_float(t) : i1_large_float(t)) * vsqrt(t);  // e^-a I(a), a > 8
+  const V e = vexp(Scaled ? -a : a);
+  V r = Scaled ? sel(small, s * e, l) : sel(small, s, sel(a == V(inf), a, l * e));
+  if constexpr (Order == 1) r = vcopysign(r, x);
+  return sel(visnan(x), x, r);
+}
+
+/// K_Order(x) (Scaled: e^x K_Order(x)) for the arguments of float packets, in double: x > 1 from the
+/// fit in 1/x times sqrt(1/x) (times e^-x unscaled); packets with a lane x <= 1 also evaluate the
+/// double kernel's small-x form there (log(x/2) times the I series). +inf at +-0, NaN for x < 0,
+/// 0 at +inf. Not for double arguments.
+template <int Order, bool Scaled, class V>
+TL_SPECIAL_KERNEL V k_float_kernel(const V& x) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const V t = V(1) / x;
+  const V c = (Order == 0 ? k0_large_float(vmin(t, V(1))) : k1_large_float(vmin(t, V(1)))) * vsqrt(t);
+  V r = Scaled ? c : c * vexp(-x);
+  if (const auto small = x <= V(1); any_of(small)) {
+    const V xs = vmin(vmax(x, V(0x1p-1000)), V(1)), y = xs * xs;
+    const V lg = log_sub(xs) - V(0.69314718055994530942);  // log(x / 2)
+    V k = Order == 0 ? k0_small_a(y) - lg * i0_series(y) : k1_small_b(y) / xs + lg * (V(0.5) * xs) * i1_series(y);
+    if constexpr (Scaled) k = k * vexp(xs);
+    r = sel(small, k, r);
+  }
+  r = sel(x == V(0), V(inf), r);
+  return sel(x < V(0), V(std::numeric_limits<double>::quiet_NaN()), r);
+}
+
+/// The float packets of the I and K functors.
+#define TL_SPECIAL_BESSEL_FLOAT_PACKET(NAME, KERNEL)                                                          \
+  template <class B>                                                                                          \
+  TL_INLINE B NAME##_float_packet(const B& x) {                                                               \
+    return tl::detail::float_via_double(x, [](const auto& d) { return KERNEL; });                             \
+  }
+TL_SPECIAL_BESSEL_FLOAT_PACKET(i0, (i_float_kernel<0, false>(d)))
+TL_SPECIAL_BESSEL_FLOAT_PACKET(i0e, (i_float_kernel<0, true>(d)))
+TL_SPECIAL_BESSEL_FLOAT_PACKET(i1, (i_float_kernel<1, false>(d)))
+TL_SPECIAL_BESSEL_FLOAT_PACKET(i1e, (i_float_kernel<1, true>(d)))
+TL_SPECIAL_BESSEL_FLOAT_PACKET(k0, (k_float_kernel<0, false>(d)))
+TL_SPECIAL_BESSEL_FLOAT_PACKET(k0e, (k_float_kernel<0, true>(d)))
+TL_SPECIAL_BESSEL_FLOAT_PACKET(k1, (k_float_kernel<1, false>(d)))
+TL_SPECIAL_BESSEL_FLOAT_PACKET(k1e, (k_float_kernel<1, true>(d)))
+#undef TL_SPECIAL_BESSEL_FLOAT_PACKET
 
 }  // namespace tl::special::detail
