@@ -17,7 +17,8 @@
 ///    u = 128 / x^2 - 1 on [8, inf) (15 terms).
 ///  - theta_n is reduced to t + k pi/2, |t| <= pi/4, by a three-part Cody-Waite subtraction of
 ///    m pi/4 (m = 2k + 2n + 1 < 2^20, each m P_i exact) before alpha_n is added, so cos and sin of
-///    the phase keep relative accuracy next to the zeros of J_n and Y_n up to x = 2^19; above, the
+///    the phase keep relative accuracy next to the zeros of J_n and Y_n up to x = 2^19 (cos t and
+///    sin t by their Taylor series: t needs no second reduction); above, the
 ///    phase is cos(x + beta) = cos x cos beta - sin x sin beta with xsimd's / the C library's
 ///    exact reduction of x (absolute error of an ulp of the modulus near the zeros).
 #include <limits>
@@ -103,6 +104,19 @@ template <class V>
 struct jy_pair {
   V j, y;
 };
+/// cos t and sin t for |t| <= pi/4 (a little beyond too): their Taylor series in t^2 (11 and 10
+/// terms: the first omitted term is below 2^-60 relative there), without a second argument
+/// reduction. Returned as {cos, sin}.
+template <class V>
+TL_SPECIAL_KERNEL jy_pair<V> cos_sin_reduced(const V& t) {
+  const V z = t * t;
+  return {horner<1.0, -0.5, 0.041666666666666664, -0.001388888888888889, 2.48015873015873e-05, -2.755731922398589e-07,
+                 2.08767569878681e-09, -1.1470745597729725e-11, 4.779477332387385e-14, -1.5619206968586225e-16,
+                 4.110317623312165e-19>(z),
+          t * horner<1.0, -0.16666666666666666, 0.008333333333333333, -0.0001984126984126984, 2.7557319223985893e-06,
+                     -2.505210838544172e-08, 1.6059043836821613e-10, -7.647163731819816e-13, 2.8114572543455206e-15,
+                     -8.22063524662433e-18>(z)};
+}
 /// cos and sin of theta = x + e - C pi/4 (x >= 0, |e| small): theta = t + k pi/2 with |t| <= pi/4
 /// by a three-part Cody-Waite subtraction of m pi/4 (m = 2k + C < 2^20: each m P_i exact), e added
 /// after; above x = 2^19, cos x cos b - sin x sin b with b = e - C pi/4 (exact reduction of x by
@@ -115,7 +129,8 @@ TL_SPECIAL_KERNEL jy_pair<V> phase_cos_sin(const V& x, const V& e) {
   const V mm = vfma(k, V(2), V(C));
   // pi/4 = P1 + P2 + P3, P1 and P2 of 33 bits
   const V t = (((xr - mm * V(0.7853981633670628)) - mm * V(3.038550253151983e-11)) - mm * V(1.0111331243979753e-21)) + e;
-  const V ct = vcos(t), st = vsin(t);
+  const auto cst = cos_sin_reduced(t);
+  const V ct = cst.j, st = cst.y;
   const V q = k - V(4) * vfloor(k * V(0.25));
   const auto swap = q == V(1) || q == V(3);
   const V cs = sel(swap, st, ct), sn = sel(swap, ct, st);
@@ -133,19 +148,20 @@ template <int N, class V>
 TL_SPECIAL_KERNEL jy_pair<V> jy_modulus_phase(const V& x) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   const auto mid = x < V(8);
+  const V r = V(1) / x;  // the one division: both fits' variables and 1 / sqrt(x) = sqrt(r)
   V ms(0), al(0);
   if (any_of(mid)) {
-    const V u = V(16.0 / 3) / vmin(x, V(8)) - V(5.0 / 3);
+    const V u = vfma(vmax(r, V(0.125)), V(16.0 / 3), V(-5.0 / 3));
     ms = N == 0 ? m0_mid(u) : m1_mid(u);
     al = N == 0 ? a0_mid(u) : a1_mid(u);
   }
   if (!all_of(mid)) {
-    const V r = V(1) / vmax(x, V(8));
-    const V u = V(128) * r * r - V(1);
+    const V rf = vmin(r, V(0.125));
+    const V u = V(128) * rf * rf - V(1);
     ms = sel(mid, ms, N == 0 ? m0_far(u) : m1_far(u));
-    al = sel(mid, al, (N == 0 ? a0_far(u) : a1_far(u)) * r);
+    al = sel(mid, al, (N == 0 ? a0_far(u) : a1_far(u)) * rf);
   }
-  const V m = ms / vsqrt(x);
+  const V m = ms * vsqrt(r);
   const auto cs = phase_cos_sin<2 * N + 1>(x, al);
   const V cth = cs.j, sth = cs.y;
   const auto at_inf = x == V(inf);
