@@ -5,8 +5,9 @@
 //   r2c:  forward real transform of 2^20 floats.
 //   2-D:  forward complex float transform of 1024 x 1024.
 //
-// tl and LibTorch are timed through their public functions (which allocate the result); FFTW
-// runs a precomputed out-of-place plan on preallocated arrays. The counter GFLOPS is FFTW's
+// tl and LibTorch are timed through their public functions (which allocate the result), tl also
+// through fft_out into a preallocated result; FFTW runs a precomputed out-of-place plan on
+// preallocated arrays. The counter GFLOPS is FFTW's
 // convention: 5 N log2(N) / t for complex transforms, 2.5 N log2(N) / t for real ones (N = all
 // points of the transform).
 #include <benchmark/benchmark.h>
@@ -55,6 +56,16 @@ void tl_c2c(benchmark::State& st) {
   const index_t n = st.range(0);
   const auto x = signal<T>(n);
   for (auto _ : st) benchmark::DoNotOptimize(tl::fft::fft(x).data());
+  flops(st, static_cast<double>(n), 5);
+}
+/// Into a preallocated result (fft_out), like the FFTW rows' preallocated arrays.
+template <class T>
+void tl_c2c_out(benchmark::State& st) {
+  single_thread();
+  const index_t n = st.range(0);
+  const auto x = signal<T>(n);
+  tl::tensor<tl::complex<T>, 1> y(tl::shape_t<1>{n});
+  for (auto _ : st) benchmark::DoNotOptimize(tl::fft::fft_out(y, x).data());
   flops(st, static_cast<double>(n), 5);
 }
 void tl_r2c(benchmark::State& st) {
@@ -197,6 +208,8 @@ void sizes_2d(benchmark::internal::Benchmark* b) {
 
 BENCHMARK_TEMPLATE(tl_c2c, float)->Apply(c2c_sizes);
 BENCHMARK_TEMPLATE(tl_c2c, double)->Apply(c2c_sizes);
+BENCHMARK_TEMPLATE(tl_c2c_out, float)->Apply(c2c_sizes);
+BENCHMARK_TEMPLATE(tl_c2c_out, double)->Apply(c2c_sizes);
 BENCHMARK(tl_r2c)->Apply(r2c_sizes);
 BENCHMARK(tl_2d)->Apply(sizes_2d);
 #ifdef TL_BENCH_HAVE_FFTW

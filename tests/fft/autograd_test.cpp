@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <string>
+
 #include <tl/fft/fft.hpp>
 // after fft.hpp, which brings the evaluator and the autograd layer gradcheck builds on
 #include <tl/autograd/gradcheck.hpp>
@@ -69,4 +71,19 @@ TEST_CASE("fft autograd: second order and graph names") {
   const auto y = tl::fft::rfft(leaf);
   CHECK(y.requires_grad());
   CHECK(y.grad_fn_name() == "FftR2CBackward");
+}
+
+TEST_CASE("fft autograd: the out= variants refuse to record") {
+  auto x = input<cd, 1>(tl::shape_t<1>{8}).requires_grad_();
+  tl::tensor<cd, 1> out(tl::shape_t<1>{8});
+  std::string what;
+  try {
+    tl::fft::fft_out(out, x);
+  } catch (const tl::autograd_error& e) {
+    what = e.what();
+  }
+  CHECK(what.find("tl::fft::fft_out: out= variants do not support automatic differentiation") != std::string::npos);
+  auto y = input<cd, 1>(tl::shape_t<1>{8});
+  out.requires_grad_();
+  CHECK_THROWS_AS(tl::fft::ifft_out(out, y), tl::autograd_error);
 }

@@ -60,6 +60,22 @@ auto ifft(E&& x, std::optional<index_t> n = {}, index_t dim = -1, std::string_vi
   return detail::c2c_nd("ifft", std::forward<E>(x), detail::opt_n("ifft", n), detail::index_span(&dim, 1),
                         detail::parse_norm("ifft", norm), true, detail::all_dims);
 }
+/// @brief fft into `out` (torch.fft.fft with out=; LibTorch's fft_fft_out). `out` must have the
+/// result's dtype and rank (compile-time checks) and shape (else shape_error; an empty or undefined
+/// `out` is given a new tensor). Written directly when `out` is a contiguous host tensor apart
+/// from x (or x itself), so a repeated call allocates nothing. Not differentiable: throws
+/// autograd_error when x or out requires grad, as torch does.
+template <class O, expression E>
+O& fft_out(O& out, E&& x, std::optional<index_t> n = {}, index_t dim = -1, std::string_view norm = "backward") {
+  return detail::c2c_out("fft", out, std::forward<E>(x), detail::opt_n("fft", n), dim, detail::parse_norm("fft", norm),
+                         false);
+}
+/// @brief ifft into `out` (torch.fft.ifft with out=); see fft_out.
+template <class O, expression E>
+O& ifft_out(O& out, E&& x, std::optional<index_t> n = {}, index_t dim = -1, std::string_view norm = "backward") {
+  return detail::c2c_out("ifft", out, std::forward<E>(x), detail::opt_n("ifft", n), dim,
+                         detail::parse_norm("ifft", norm), true);
+}
 /// @brief 2-D transform over `dim` (default the last two dims) (torch.fft.fft2).
 template <expression E>
 auto fft2(E&& x, std::vector<index_t> s = {}, std::vector<index_t> dim = {-2, -1}, std::string_view norm = "backward") {

@@ -4,6 +4,7 @@
 /// n-dimensional drivers that chain one pass per transformed axis.
 #include <cmath>
 #include <cstddef>
+#include <optional>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -186,6 +187,24 @@ template <class E>
 real_result_t<E> record_c2r(const char* op, const E& x, index_span s, index_span dim, norm_mode nm, default_dims def,
                             bool conj_in);
 
+/// The pass of a transform over one dim of a contiguous host tensor x with n (s) given or not,
+/// and the transform's length n; nullopt where anything is unusual (errors included: the general
+/// path reports them).
+template <std::size_t R>
+struct direct_axis : axis_pass<R> {
+  index_t n;
+};
+template <class X>
+std::optional<direct_axis<X::rank>> direct_pass(const X& x, index_span s, index_span dim) {
+  constexpr index_t r = static_cast<index_t>(X::rank);
+  if (dim.size() != 1 || s.size() > 1 || x.is_cuda() || x.is_conj() || !x.is_contiguous()) return std::nullopt;
+  if (dim[0] < -r || dim[0] >= r) return std::nullopt;
+  const std::size_t d = static_cast<std::size_t>(dim[0] < 0 ? dim[0] + r : dim[0]);
+  const index_t n = (s.empty() || s[0] == -1) ? x.shape()[d] : s[0];
+  if (n < 1) return std::nullopt;
+  return direct_axis<X::rank>{along(x.shape(), d, n), n};
+}
+
 /// fftn / ifftn on any expression.
 template <class E>
 complex_result_t<E> c2c_nd(const char* op, E&& x, index_span s, index_span dim, norm_mode nm, bool inverse,
@@ -197,19 +216,11 @@ complex_result_t<E> c2c_nd(const char* op, E&& x, index_span s, index_span dim, 
     if (tl::detail::must_record(x)) return record_c2c(op, x, s, dim, nm, inverse, def);
   if constexpr (is_tensor_v<D> && std::is_same_v<typename D::value_type, complex<T>>) {
     // One dim of a contiguous host tensor (fft / ifft's usual call): straight to the pass, no
-    // argument lists and no handle copies. Anything unusual (errors included) takes the path below.
-    if (dim.size() == 1 && s.size() <= 1 && !x.is_cuda() && !x.is_conj() && x.is_contiguous()) {
-      const index_t r = static_cast<index_t>(R);
-      if (dim[0] >= -r && dim[0] < r) {
-        const std::size_t d = static_cast<std::size_t>(dim[0] < 0 ? dim[0] + r : dim[0]);
-        const index_t n = (s.empty() || s[0] == -1) ? x.shape()[d] : s[0];
-        if (n >= 1) {
-          const axis_pass<R> g = along(x.shape(), d, n);
-          tensor<complex<T>, R> out(g.out);
-          c2c_pass<T>(x.data(), out.data(), g.outer, g.nin, n, g.inner, inverse, pass_scale<T>(nm, n, inverse));
-          return out;
-        }
-      }
+    // argument lists and no handle copies.
+    if (const auto g = direct_pass(x, s, dim)) {
+      tensor<complex<T>, R> out(g->out);
+      c2c_pass<T>(x.data(), out.data(), g->outer, g->nin, g->n, g->inner, inverse, pass_scale<T>(nm, g->n, inverse));
+      return out;
     }
   }
   const axes_spec a = prepare(op, x, s, dim, def, true);
@@ -219,6 +230,56 @@ complex_result_t<E> c2c_nd(const char* op, E&& x, index_span s, index_span dim, 
   bool owned = false;
   c2c_axes(cur, owned, a, 0, a.dims.size(), inverse, nm, inverse);
   return cur;
+}
+
+/// fft / ifft into `out` (torch.fft.fft's out=, LibTorch's fft_fft_out). A contiguous host `out`
+/// of the result's shape that does not overlap x (or is x itself, with n unchanged) is written
+/// directly; otherwise the result is computed and copied into out. An empty or undefined out
+/// takes a new tensor of the result's shape; any other shape is an error.
+template <class O, class E>
+O& c2c_out(const char* op, O& out, E&& x, index_span s, index_t dim, norm_mode nm, bool inverse) {
+  using D = std::remove_cvref_t<E>;
+  using Res = complex_result_t<E>;
+  using T = fft_real_t<typename D::value_type>;
+  constexpr std::size_t R = D::rank;
+  static_assert(is_tensor_v<O>, "tl::fft: out must be a tensor");
+  static_assert(std::is_same_v<typename O::value_type, complex<T>>,
+                "tl::fft: out must have the result's dtype: complex<float> for float, complex<float> and integer "
+                "input, complex<double> for double and complex<double> input");
+  static_assert(O::rank == R, "tl::fft: out must have the input's rank");
+  if constexpr (TL_AUTOGRAD) {
+    if (tl::detail::must_record(x) || out.requires_grad())
+      throw autograd_error(cat_str("tl::fft::", op, "_out: out= variants do not support automatic differentiation, "
+                                   "but an argument requires grad (torch raises the same); call tl::fft::", op,
+                                   " instead"));
+  }
+  const auto write_result = [&](const Res& r) -> O& {
+    if (!out.defined() || (out.numel() == 0 && out.shape() != r.shape())) {
+      out = r;
+    } else if (out.shape() != r.shape()) {
+      throw shape_error(cat_str("tl::fft::", op, "_out: out has shape ", tl::detail::shape_str(out.shape()),
+                                " but the result has shape ", tl::detail::shape_str(r.shape())));
+    } else if (out.device() != r.device()) {
+      throw device_error(cat_str("tl::fft::", op, "_out: out is on ", out.device(), " but the result is on ",
+                                 r.device()));
+    } else {
+      out.copy_(r);
+    }
+    return out;
+  };
+  if constexpr (is_tensor_v<D> && std::is_same_v<typename D::value_type, complex<T>>) {
+    if (const auto g = direct_pass(x, s, index_span(&dim, 1));
+        g && out.defined() && out.shape() == g->out && out.is_contiguous() && !out.is_cuda() && !out.is_conj()) {
+      const complex<T>*xb = x.data(), *xe = xb + x.numel();
+      complex<T>*ob = out.data(), *oe = ob + out.numel();
+      const bool apart = std::less_equal<>{}(xe, ob) || std::less_equal<>{}(oe, xb);
+      if (apart || (xb == ob && g->nin == g->n)) {
+        c2c_pass<T>(xb, ob, g->outer, g->nin, g->n, g->inner, inverse, pass_scale<T>(nm, g->n, inverse));
+        return out;
+      }
+    }
+  }
+  return write_result(c2c_nd(op, std::forward<E>(x), s, index_span(&dim, 1), nm, inverse, default_dims{0}));
 }
 
 /// rfftn (and ihfftn with `conj_out`): a real pass over the last transformed dim, complex passes

@@ -698,6 +698,81 @@ void last_stage(index_t s, const T* xr, const T* xi, const Dst& out) {
   });
 }
 
+/// The packet type of exactly 8 lanes of T, or T itself where the build has none: AVX-512 builds
+/// take 512-bit double and 256-bit float packets, AVX builds 256-bit float ones.
+template <class T>
+using octet_packet =
+    std::conditional_t<lanes_of<packet<T>> == 8, packet<T>,
+                       std::conditional_t<lanes_of<half_packet<T>> == 8, half_packet<T>, T>>;
+/// Whether dft64_line runs on this build for T.
+template <class T>
+inline constexpr bool has_dft64 = lanes_of<octet_packet<T>> == 8;
+
+/// exp(-2 pi i j k / 64) for k = 1..7 (rows) and j = 0..7 (lanes), from cos(2 pi m / 64),
+/// m = 0..16, rounded once (a compile-time table: no initialization on the hot path).
+template <class T>
+struct dft64_twiddles {
+  alignas(64) T re[7][8]{};
+  alignas(64) T im[7][8]{};
+  constexpr dft64_twiddles() {
+    constexpr long double c[17] = {1.0L,
+                                   0.995184726672196886244836953109479922L,
+                                   0.980785280403230449126182236134239037L,
+                                   0.956940335732208864935797886980269969L,
+                                   0.923879532511286756128183189396788287L,
+                                   0.88192126434835502971275686366038835L,
+                                   0.831469612302545237078788377617905757L,
+                                   0.773010453362736960810906609758469801L,
+                                   0.707106781186547524400844362104849039L,
+                                   0.634393284163645498215171613225493371L,
+                                   0.555570233019602224742830813948532874L,
+                                   0.471396736825997648556387625905254378L,
+                                   0.382683432365089771728459984030398867L,
+                                   0.290284677254462367636192375817395275L,
+                                   0.195090322016128267848284868477022241L,
+                                   0.0980171403295606019941955638886418459L,
+                                   0.0L};
+    for (int k = 1; k < 8; ++k)
+      for (int j = 0; j < 8; ++j) {
+        const int a = j * k, q = a / 16, r = a % 16;  // angle 2 pi a / 64 = q pi / 2 + 2 pi r / 64
+        const long double cr = c[r], sr = c[16 - r];
+        const long double co = q == 0 ? cr : q == 1 ? -sr : q == 2 ? -cr : sr;
+        const long double si = q == 0 ? sr : q == 1 ? cr : q == 2 ? -sr : -cr;
+        re[k - 1][j] = static_cast<T>(co);
+        im[k - 1][j] = static_cast<T>(-si);
+      }
+  }
+};
+template <class T>
+inline constexpr dft64_twiddles<T> dft64_table{};
+
+/// A 64-point DFT of one interleaved line in registers, times `scale` (`inverse`: the inverse
+/// DFT). 64 = 8 x 8 with x[8 j1 + j2] in lane j2 of register j1: DFTs of 8 points across the
+/// registers, twiddles exp(-2 pi i j2 k1 / 64), an 8 x 8 transpose, DFTs of 8 points again;
+/// X[k1 + 8 k2] ends in lane k1 of register k2, so each register is 8 consecutive outputs. All of
+/// src is read before dst is written (dst may be src). Needs has_dft64<T>.
+template <class T>
+TL_INLINE void dft64_line(const T* src, T* dst, bool inverse, T scale) {
+  using V = octet_packet<T>;
+  static_assert(lanes_of<V> == 8, "tl::fft: dft64_line needs 8-lane packets");
+  V re[8], im[8];
+  const interleaved_source<T> in{src, inverse};
+  for (int j1 = 0; j1 < 8; ++j1) in(8 * j1, re[j1], im[j1]);
+  dft_points<8, V, T>(re, im, nullptr);
+  const dft64_twiddles<T>& tw = dft64_table<T>;
+  for (int k1 = 1; k1 < 8; ++k1) {
+    const V wr = V::load_aligned(tw.re[k1 - 1]), wi = V::load_aligned(tw.im[k1 - 1]);
+    const V x = re[k1];
+    re[k1] = fmsub(x, wr, im[k1] * wi);
+    im[k1] = fmadd(x, wi, im[k1] * wr);
+  }
+  interleave_regs<8>(re);
+  interleave_regs<8>(im);
+  dft_points<8, V, T>(re, im, nullptr);
+  const interleaved_sink<T> out{dst, inverse, scale};
+  for (int k2 = 0; k2 < 8; ++k2) out(8 * k2, re[k2], im[k2]);
+}
+
 /// One Stockham stage of radix R: m butterfly groups, inner contiguous length s (stride of the
 /// stage times the lane count). Reads x, writes y (distinct buffers). Runs of s columns take the
 /// widest packets that fit (for_each_width).

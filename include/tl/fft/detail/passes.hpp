@@ -97,6 +97,18 @@ template <class T>
 void c2c_pass(const complex<T>* src, complex<T>* dst, index_t outer, index_t nin, index_t n, index_t inner,
               bool inverse, T scale) {
   if (outer == 0 || inner == 0) return;
+  if constexpr (has_dft64<T>) {
+    // Whole lines of 64 points: in registers, without a plan.
+    if (n == 64 && inner == 1 && nin >= n) {
+      const T* s = reinterpret_cast<const T*>(src);
+      T* d = reinterpret_cast<T*>(dst);
+      if (outer == 1) return dft64_line(s, d, inverse, scale);
+      tl::detail::parallel_ranges(outer, grain_for(n), [&](index_t lo, index_t hi) {
+        for (index_t o = lo; o < hi; ++o) dft64_line(s + 2 * o * nin, d + 2 * o * n, inverse, scale);
+      });
+      return;
+    }
+  }
   const auto plan = plan_cache::instance().complex_plan<T>(n);
   const index_t ncopy = std::min(nin, n);
   const index_t W = static_cast<index_t>(packet<T>::size);

@@ -422,19 +422,22 @@ TL_SPECIAL_KERNEL V digamma_float_kernel(const V& x) {
   return sel(x == V(0), -inv, sel(x == V(inf), V(inf), res));
 }
 
-/// Float packets of gammaln and digamma: the float kernels above where no lane is negative, else
-/// the double kernels (reflection).
+/// Float packets of the gamma functions: `fast` (a float kernel in double, for x >= 0 and NaN) where
+/// no lane is negative, else `full` (the double kernel, with the reflection; NaN passed through).
+template <class B, class Fast, class Full>
+TL_INLINE B nonnegative_float_packet(const B& x, Fast fast, Full full) {
+  if (any_of(x < B(0))) return tl::detail::float_via_double(x, [&](const auto& d) { return sel(visnan(d), d, full(d)); });
+  return tl::detail::float_via_double(x, fast);
+}
 template <class B>
 TL_INLINE B gammaln_float_packet(const B& x) {
-  if (any_of(x < B(0)))
-    return tl::detail::float_via_double(x, [](const auto& d) { return sel(visnan(d), d, lgamma_kernel(d)); });
-  return tl::detail::float_via_double(x, [](const auto& d) { return lgamma_float_kernel(d); });
+  return nonnegative_float_packet(
+      x, [](const auto& d) { return lgamma_float_kernel(d); }, [](const auto& d) { return lgamma_kernel(d); });
 }
 template <class B>
 TL_INLINE B digamma_float_packet(const B& x) {
-  if (any_of(x < B(0)))
-    return tl::detail::float_via_double(x, [](const auto& d) { return sel(visnan(d), d, digamma_kernel(d)); });
-  return tl::detail::float_via_double(x, [](const auto& d) { return digamma_float_kernel(d); });
+  return nonnegative_float_packet(
+      x, [](const auto& d) { return digamma_float_kernel(d); }, [](const auto& d) { return digamma_kernel(d); });
 }
 
 }  // namespace tl::special::detail

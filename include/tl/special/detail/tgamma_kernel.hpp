@@ -68,9 +68,8 @@ TL_SPECIAL_KERNEL V tgamma_float_kernel(const V& x) {
 /// Float packets of tgamma: the kernel above where no lane is negative, else the double kernel.
 template <class B>
 TL_INLINE B tgamma_float_packet(const B& x) {
-  if (any_of(x < B(0)))
-    return tl::detail::float_via_double(x, [](const auto& d) { return sel(visnan(d), d, tgamma_kernel(d)); });
-  return tl::detail::float_via_double(x, [](const auto& d) { return tgamma_float_kernel(d); });
+  return nonnegative_float_packet(
+      x, [](const auto& d) { return tgamma_float_kernel(d); }, [](const auto& d) { return tgamma_kernel(d); });
 }
 
 /// Sign of Gamma(x) (scipy.special.gammasgn): 1 for x > 0 and +inf, (-1)^ceil(-x) for negative
