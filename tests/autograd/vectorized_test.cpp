@@ -8,7 +8,10 @@
 
 #include <cmath>
 #include <complex>
+#include <string>
 #include <tl/tensor.hpp>
+
+#include "../test_util.hpp"
 
 namespace ag = tl::autograd;
 using V1 = tl::tensor<double, 1>;
@@ -193,4 +196,49 @@ TEST_CASE("jacobian with create_graph is differentiable with respect to x, as to
   for (int k = 0; k < 4; ++k) CHECK(x.grad()(k) == doctest::Approx(6 * x(k)).epsilon(1e-14));
   // vectorize with create_graph takes the same (row-by-row, recorded) path
   CHECK(ag::jacobian(cube, x, {.create_graph = true, .vectorize = true}).requires_grad());
+}
+
+TEST_CASE("grad_batched (is_grads_batched): each row equals grad with that row's grad_output") {
+  // Two inputs through a fused chain, a matmul, a transpose view and a softmax (nodes with and
+  // without a batched rule); three cotangents of the output's shape [2, 3].
+  M2 a(tl::shape_t<2>{2, 4}), w(tl::shape_t<2>{4, 3});
+  for (tl::index_t i = 0; i < a.numel(); ++i) a.data()[i] = 0.3 * std::sin(1.7 * static_cast<double>(i) + 0.2);
+  for (tl::index_t i = 0; i < w.numel(); ++i) w.data()[i] = 0.5 * std::cos(0.9 * static_cast<double>(i));
+  a.requires_grad_();
+  w.requires_grad_();
+  const M2 h = tl::tanh(a) * 2.0 + a * a;
+  const M2 y = tl::softmax(tl::matmul(h, w).transpose(0, 1).contiguous(), -1).transpose(0, 1) * 3.0;
+  tl::tensor<double, 3> gys(tl::shape_t<3>{3, 2, 3});
+  for (tl::index_t i = 0; i < gys.numel(); ++i) gys.data()[i] = std::cos(0.37 * static_cast<double>(i) + 1.0);
+  auto [ga, gw] = ag::grad_batched(y, std::tie(a, w), gys, {.retain_graph = true});
+  REQUIRE(ga.shape() == tl::shape_t<3>{3, 2, 4});
+  REQUIRE(gw.shape() == tl::shape_t<3>{3, 4, 3});
+  for (tl::index_t b = 0; b < 3; ++b) {
+    CAPTURE(b);
+    const M2 gy = gys.select(0, b).clone();
+    auto [ra, rw] = ag::grad(y, std::tie(a, w), gy, {.retain_graph = true});
+    check_same(ga.select(0, b), ra, 1e-13);
+    check_same(gw.select(0, b), rw, 1e-13);
+  }
+  CHECK(!a.grad().defined());  // nothing accumulated
+  // An unused input: an error, or an undefined gradient with allow_unused.
+  V1 u = tl::ones<double>(2).requires_grad_();
+  const std::string unused = tl_test::error_of([&] { ag::grad_batched(y, std::tie(a, u), gys, {.retain_graph = true}); });
+  CHECK(unused.find("tl::autograd::grad_batched: input 1 (shape [2]) was not used") != std::string::npos);
+  auto [g0, g1] = ag::grad_batched(y, std::tie(a, u), gys, {.retain_graph = true, .allow_unused = true});
+  CHECK(g0.defined());
+  CHECK(!g1.defined());
+  // An empty batch gives empty gradients.
+  auto [e0] = ag::grad_batched(y, std::tie(a), tl::tensor<double, 3>(tl::shape_t<3>{0, 2, 3}), {.retain_graph = true});
+  CHECK(e0.shape() == tl::shape_t<3>{0, 2, 4});
+  // Errors: a grad_outputs that is not a batch of the output's shape, create_graph, an output
+  // without grad.
+  const std::string bad = tl_test::error_of([&] { ag::grad_batched(y, std::tie(a), tl::tensor<double, 3>(tl::shape_t<3>{3, 3, 2}), {.retain_graph = true}); });
+  CHECK(bad.find("grad_outputs of shape [3, 3, 2] is not a batch of the output's shape [2, 3]") != std::string::npos);
+  CHECK_THROWS_AS(ag::grad_batched(y, std::tie(a), gys, {.create_graph = true}), tl::autograd_error);
+  const M2 plain = tl::ones<double>(tl::shape_t<2>{2, 3});
+  CHECK_THROWS_AS(ag::grad_batched(plain, std::tie(a), gys), tl::autograd_error);
+  // The graph is freed without retain_graph: a second pass through it is an error.
+  ag::grad_batched(y, std::tie(a), gys);
+  CHECK_THROWS_AS(ag::grad_batched(y, std::tie(a), gys), tl::autograd_error);
 }

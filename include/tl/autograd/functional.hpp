@@ -135,18 +135,17 @@ void put_row(J& jm, index_t row, const G& g, index_t n) {
   }
   jm.select(0, row) = g.contiguous().reshape(n);
 }
-/// Vectorized backward: the gradients with respect to x for a batch of output gradients
-/// (gyb: [batch] ++ y's shape), as one tensor [batch] ++ x's shape, from ONE run of the graph in which
-/// every gradient carries the batch dim. Undefined when x is not reached. The graph is retained.
-template <class Y, class X>
-tensor<typename X::value_type, X::rank + 1> grad_batched(const Y& y, const tensor<typename Y::value_type, Y::rank + 1>& gyb,
-                                                         const X& x) {
+/// Vectorized backward: the gradients with respect to each of xs for a batch of output gradients
+/// (gyb: [batch] ++ y's shape), each as one tensor [batch] ++ its shape, from ONE run of the graph in
+/// which every gradient carries the batch dim; null where an input is not reached.
+template <class Y, class... X>
+std::tuple<std::shared_ptr<tensor<typename X::value_type, X::rank + 1>>...> grad_batched_all(
+    const Y& y, const tensor<typename Y::value_type, Y::rank + 1>& gyb, bool retain_graph, const X&... xs) {
   using namespace tl::detail;
-  using GB = tensor<typename X::value_type, X::rank + 1>;
   capture_map cap;
-  cap[x.autograd_meta_handle().get()] = nullptr;
+  ((cap[xs.autograd_meta_handle().get()] = nullptr), ...);
   engine_ctx ctx;
-  ctx.retain_graph = true;
+  ctx.retain_graph = retain_graph;
   ctx.capture = &cap;
   ctx.batch = gyb.shape()[0];
   run_from(
@@ -155,8 +154,14 @@ tensor<typename X::value_type, X::rank + 1> grad_batched(const Y& y, const tenso
         no_grad guard;
         deliver_batched(m, gyb, ctx);
       });
-  if (const auto g = captured<GB>(cap, x)) return *g;
-  return undefined_tensor<typename X::value_type, X::rank + 1>();
+  return {captured<tensor<typename X::value_type, X::rank + 1>>(cap, xs)...};
+}
+/// The same for one input x, the graph retained: undefined when x is not reached.
+template <class Y, class X>
+tensor<typename X::value_type, X::rank + 1> grad_batched(const Y& y, const tensor<typename Y::value_type, Y::rank + 1>& gyb,
+                                                         const X& x) {
+  if (const auto g = std::get<0>(grad_batched_all(y, gyb, true, x))) return *g;
+  return tl::detail::undefined_tensor<typename X::value_type, X::rank + 1>();
 }
 /// Cotangent i of the outputs, one-hot, in the shape of y: `buf` (flat, y's size) overwritten in
 /// place, or a fresh tensor when `fresh` (a recorded backward may keep it).
@@ -188,6 +193,62 @@ tensor<typename X::value_type, RJ> jac_shape_tensor(const Y& y, const X& x) {
   return zeros<typename X::value_type>(s, x.device());
 }
 }  // namespace detail
+
+/// @brief Gradients for a batch of output gradients at once (torch.autograd.grad with
+/// is_grads_batched=True): `grad_outputs` has a leading batch dim ([B] ++ the output's shape), and
+/// so has each input's gradient ([B] ++ its shape); row b is what grad gives for grad_outputs[b].
+/// One backward pass carries the whole batch (ops without a batched rule run their rule once per
+/// row inside it, as torch's vmap falls back to a loop). Options as grad's, except create_graph
+/// (the batched pass records nothing: autograd_error). Nothing is accumulated into .grad().
+template <class Y, class... X>
+std::tuple<tensor<typename X::value_type, X::rank + 1>...> grad_batched(
+    const Y& output, const std::tuple<X&...>& inputs, const tensor<typename Y::value_type, Y::rank + 1>& grad_outputs,
+    const grad_options& o = {}) {
+  using namespace tl::detail;
+  if (o.create_graph)
+    throw autograd_error("tl::autograd::grad_batched: create_graph is not supported with a batch of grad_outputs "
+                         "(the batched backward records nothing); call grad per row instead");
+  if (!output.requires_grad())
+    throw autograd_error(cat_str("tl::autograd::grad_batched: the output (shape ", shape_str(output.shape()),
+                                 ") does not require grad and has no grad_fn"));
+  const auto& gs = grad_outputs.shape();
+  bool same = true;
+  for (std::size_t d = 0; d < Y::rank; ++d) same = same && gs[d + 1] == output.shape()[d];
+  if (!same)
+    throw shape_error(cat_str("tl::autograd::grad_batched: grad_outputs of shape ", shape_str(gs),
+                              " is not a batch of the output's shape ", shape_str(output.shape()),
+                              " (expected [B] followed by it)"));
+  return std::apply(
+      [&](const X&... x) {
+        std::size_t k = 0;
+        const auto check = [&](const auto& xi) {
+          if (!xi.requires_grad())
+            throw autograd_error(cat_str("tl::autograd::grad_batched: input ", k, " (shape ", shape_str(xi.shape()),
+                                         ") does not require grad"));
+          ++k;
+        };
+        (check(x), ...);
+        const index_t b = gs[0];
+        if (b == 0)  // an empty batch: empty gradients, the graph untouched
+          return std::tuple<tensor<typename X::value_type, X::rank + 1>...>{
+              zeros<typename X::value_type>(batched_shape(0, x.shape()), x.device())...};
+        const auto got = detail::grad_batched_all(output, grad_outputs, o.retain_graph, x...);
+        k = 0;
+        const auto take = [&](const auto& g, const auto& xi) {
+          using G = std::remove_cvref_t<decltype(*g)>;
+          const std::size_t i = k++;
+          if (g) return *g;
+          if (!o.allow_unused)
+            throw autograd_error(cat_str("tl::autograd::grad_batched: input ", i, " (shape ", shape_str(xi.shape()),
+                                         ") was not used to compute the output; pass allow_unused = true if this "
+                                         "is expected"));
+          return undefined_tensor<typename G::value_type, G::rank>();
+        };
+        return std::apply([&](const auto&... g) { return std::tuple<tensor<typename X::value_type, X::rank + 1>...>{take(g, x)...}; },
+                          got);
+      },
+      inputs);
+}
 
 /// @brief (f(x), v^T J): the vector-Jacobian product (torch.autograd.functional.vjp).
 template <class F, class X>
