@@ -4,6 +4,7 @@
 /// n-dimensional drivers that chain one pass per transformed axis.
 #include <cmath>
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <tuple>
@@ -253,20 +254,6 @@ O& c2c_out(const char* op, O& out, E&& x, index_span s, index_t dim, norm_mode n
                                    "but an argument requires grad (torch raises the same); call tl::fft::", op,
                                    " instead"));
   }
-  const auto write_result = [&](const Res& r) -> O& {
-    if (!out.defined() || (out.numel() == 0 && out.shape() != r.shape())) {
-      out = r;
-    } else if (out.shape() != r.shape()) {
-      throw shape_error(cat_str("tl::fft::", op, "_out: out has shape ", tl::detail::shape_str(out.shape()),
-                                " but the result has shape ", tl::detail::shape_str(r.shape())));
-    } else if (out.device() != r.device()) {
-      throw device_error(cat_str("tl::fft::", op, "_out: out is on ", out.device(), " but the result is on ",
-                                 r.device()));
-    } else {
-      out.copy_(r);
-    }
-    return out;
-  };
   if constexpr (is_tensor_v<D> && std::is_same_v<typename D::value_type, complex<T>>) {
     if (const auto g = direct_pass(x, s, index_span(&dim, 1));
         g && out.defined() && out.shape() == g->out && out.is_contiguous() && !out.is_cuda() && !out.is_conj()) {
@@ -279,7 +266,19 @@ O& c2c_out(const char* op, O& out, E&& x, index_span s, index_t dim, norm_mode n
       }
     }
   }
-  return write_result(c2c_nd(op, std::forward<E>(x), s, index_span(&dim, 1), nm, inverse, default_dims{0}));
+  const Res r = c2c_nd(op, std::forward<E>(x), s, index_span(&dim, 1), nm, inverse, default_dims{0});
+  if (!out.defined() || (out.numel() == 0 && out.shape() != r.shape())) {
+    out = r;
+  } else if (out.shape() != r.shape()) {
+    throw shape_error(cat_str("tl::fft::", op, "_out: out has shape ", tl::detail::shape_str(out.shape()),
+                              " but the result has shape ", tl::detail::shape_str(r.shape())));
+  } else if (out.device() != r.device()) {
+    throw device_error(cat_str("tl::fft::", op, "_out: out is on ", out.device(), " but the result is on ",
+                               r.device()));
+  } else {
+    out.copy_(r);
+  }
+  return out;
 }
 
 /// rfftn (and ihfftn with `conj_out`): a real pass over the last transformed dim, complex passes
