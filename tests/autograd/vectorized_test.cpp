@@ -1,8 +1,9 @@
 // jacobian / hessian with vectorize = true: one backward pass carrying every output element's
 // cotangent. Checked against central differences computed here, against closed forms, and against
 // the row-by-row path (one backward pass per row), on functions whose graphs mix nodes with a
-// batched rule (fused elementwise expressions) and nodes that run cotangent by cotangent
-// (reductions, softmax, matmul, views, cat).
+// batched rule (fused elementwise expressions, sum, mean, softmax, log_softmax, cumsum, cumprod, cat,
+// matmul without batch dims, expand, conj) and nodes that run cotangent by cotangent (other
+// reductions and views, batched matmul, cumprod of an input with zeros).
 #define TL_AUTOGRAD 2
 #include <doctest/doctest.h>
 
@@ -99,6 +100,20 @@ TEST_CASE("vectorized jacobian through reductions, softmax, matmul, views and ca
   check_jacobian([](const M2& v) { return M2(v.t().contiguous() * tl::exp(v.t())); }, x);
   check_jacobian([](const M2& v) { return M2(v.narrow(1, 1, 2).flip(0) * 3.0); }, x);
   check_jacobian([](const M2& v) { return tl::cat({M2(v * v), M2(tl::cos(v))}, 0); }, x);
+  check_jacobian([](const M2& v) { return tl::cat({M2(tl::sin(v)), M2(v.narrow(1, 0, 1) * v.narrow(1, 3, 1))}, 1); }, x);
+  // softmax, log_softmax, cumsum and cumprod along either dim (batched rules), cumprod with zeros
+  check_jacobian([](const M2& v) { return M2(tl::softmax(v, 0) * v); }, x);
+  check_jacobian([](const M2& v) { return M2(tl::log_softmax(v * 1.5, 1)); }, x);
+  check_jacobian([](const M2& v) { return M2(tl::log_softmax(v, 0) * tl::sin(v)); }, x);
+  check_jacobian([](const M2& v) { return M2(tl::cumsum(tl::exp(v), 1) * v); }, x);
+  check_jacobian([](const M2& v) { return M2(tl::cumsum(v * v, 0)); }, x);
+  check_jacobian([](const M2& v) { return M2(tl::cumprod(v, 1)); }, x);
+  check_jacobian([](const M2& v) { return M2(tl::cumprod(tl::sin(v) + 2.0, 0)); }, x);
+  M2 xz = x.clone();
+  xz(1, 2) = 0.0;
+  xz(0, 0) = 0.0;
+  check_same(ag::jacobian([](const M2& v) { return M2(tl::cumprod(v, 1)); }, xz, vec_on),
+             ag::jacobian([](const M2& v) { return M2(tl::cumprod(v, 1)); }, xz), 1e-14);
   check_jacobian([](const M2& v) { return M2(tl::prod(v, 1, tl::keepdim) * v); }, x);
   // a scalar output: the jacobian is the gradient
   check_jacobian([](const M2& v) { return tl::tensor<double, 0>(tl::sum(tl::exp(v) * v)); }, x);
@@ -141,11 +156,15 @@ TEST_CASE("vectorized jacobian of complex functions agrees with the row-by-row p
   z(1) = tl::complex<double>(-0.25, 0.75);
   z(2) = tl::complex<double>(1.5, 0.1);
   auto f = [](const C1& v) { return C1(v * v + tl::exp(v) * v.flip(0)); };
-  const auto jv = ag::jacobian(f, z, vec_on);
-  const auto jl = ag::jacobian(f, z);
-  REQUIRE(jv.shape() == jl.shape());
-  for (int i = 0; i < 3; ++i)
-    for (int k = 0; k < 3; ++k) CHECK(tl::abs(tl::complex<double>(jv(i, k) - jl(i, k))) <= 1e-13);
+  // conj views, cumsum and cumprod of complex values (batched rules)
+  auto g = [](const C1& v) { return C1(tl::cumprod(v.conj(), 0) + tl::cumsum(v * v, 0) * C1(v.conj())); };
+  for (const auto& jv_jl : {std::make_pair(ag::jacobian(f, z, vec_on), ag::jacobian(f, z)),
+                            std::make_pair(ag::jacobian(g, z, vec_on), ag::jacobian(g, z))}) {
+    const auto& [jv, jl] = jv_jl;
+    REQUIRE(jv.shape() == jl.shape());
+    for (int i = 0; i < 3; ++i)
+      for (int k = 0; k < 3; ++k) CHECK(tl::abs(tl::complex<double>(jv(i, k) - jl(i, k))) <= 1e-13);
+  }
 }
 
 TEST_CASE("vectorized hessian equals the row-by-row hessian and the closed forms") {

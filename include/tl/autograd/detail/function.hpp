@@ -53,11 +53,13 @@ struct fn_node final : typed_node<typename Out::value_type, Out::rank> {
   /// bw(g, inputs, result, need): the input gradients (undefined tensors where none flows).
   using backward_fn = std::function<grads_t(const Out& g, const inputs_t& in, const Out& result,
                                             const std::array<bool, n_in>& need)>;
-  /// Optional batched rule for the vectorized backward: the gradients of every cotangent (leading
-  /// dim) from gb = [batch] ++ the output's shape; contiguous results; it must not record anything.
+  /// Optional batched rule for the vectorized backward: bbw(gb, inputs, result, need), the gradients
+  /// of every cotangent (leading dim) from gb = [batch] ++ the output's shape; contiguous results; it
+  /// must not record anything.
   using batched_grads_t = std::tuple<tensor<typename In::value_type, In::rank + 1>...>;
   using batched_fn = std::function<batched_grads_t(const tensor<typename Out::value_type, Out::rank + 1>& gb,
-                                                   const inputs_t& in, const std::array<bool, n_in>& need)>;
+                                                   const inputs_t& in, const Out& result,
+                                                   const std::array<bool, n_in>& need)>;
 
   const char* m_name;
   std::tuple<saved_tensor<In>...> saved;
@@ -85,8 +87,7 @@ struct fn_node final : typed_node<typename Out::value_type, Out::rank> {
   }
   void apply(const Out& g, engine_ctx& ctx) override {
     inputs_t in = unpack(std::index_sequence_for<In...>{});
-    const Out res = has_result ? result.get(m_name) : undefined_tensor<typename Out::value_type, Out::rank>();
-    grads_t grads = bw(g, in, res, need);
+    grads_t grads = bw(g, in, saved_result(), need);
     send(grads, ctx, std::index_sequence_for<In...>{});
   }
   void apply_batched(const tensor<typename Out::value_type, Out::rank + 1>& gb, engine_ctx& ctx) override {
@@ -95,11 +96,14 @@ struct fn_node final : typed_node<typename Out::value_type, Out::rank> {
       return;
     }
     inputs_t in = unpack(std::index_sequence_for<In...>{});
-    batched_grads_t grads = bbw(gb, in, need);
+    batched_grads_t grads = bbw(gb, in, saved_result(), need);
     send_batched(grads, ctx, std::index_sequence_for<In...>{});
   }
 
  private:
+  Out saved_result() const {
+    return has_result ? result.get(m_name) : undefined_tensor<typename Out::value_type, Out::rank>();
+  }
   template <std::size_t... K>
   inputs_t unpack(std::index_sequence<K...>) const {
     return inputs_t{(reads[K] ? std::get<K>(saved).get(m_name) : std::get<K>(saved).t)...};

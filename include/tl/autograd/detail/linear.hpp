@@ -26,7 +26,7 @@ tensor<V, rank_of<X>> as_dtype(const X& x) {
 template <class V, std::size_t RA, std::size_t RB>
 auto matmul_batched_rule() {
   constexpr std::size_t RO = matmul_rank_v<RA, RB>;
-  return [](const tensor<V, RO + 1>& gb, const std::tuple<tensor<V, RA>, tensor<V, RB>>& in,
+  return [](const tensor<V, RO + 1>& gb, const std::tuple<tensor<V, RA>, tensor<V, RB>>& in, const auto&,
             const std::array<bool, 2>& need) {
     const auto& xa = std::get<0>(in);
     const auto& xb = std::get<1>(in);

@@ -26,6 +26,20 @@ struct cat_node final : typed_node<T, R> {
     for (std::size_t i = 0; i < edges.size(); ++i)
       if (edges[i]) deliver(edges[i], tensor<T, R>(g.narrow(static_cast<index_t>(dim), offsets[i], lengths[i])), ctx);
   }
+  /// Vectorized backward: every cotangent's slice of each input at once (dim + 1 of gb), each copied
+  /// into a contiguous [batch] ++ input shape tensor.
+  void apply_batched(const tensor<T, R + 1>& gb, engine_ctx& ctx) override {
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+      if (!edges[i]) continue;
+      shape_t<R + 1> s = gb.shape();
+      s[dim + 1] = lengths[i];
+      const tensor<T, R + 1> part(gb.storage_handle(), const_cast<T*>(gb.data()) + offsets[i] * gb.strides()[dim + 1], s,
+                                  gb.strides(), gb.is_conj());
+      tensor<T, R + 1> out(s, gb.device());
+      eval_into<assign_op::set>(out, part);
+      deliver_batched(edges[i], std::move(out), ctx);
+    }
+  }
 };
 
 template <class T, class Ext>

@@ -237,7 +237,7 @@ Out record_reduction(F fwd, const E& e, grad_info info, const A&... args) {
   if constexpr ((K == red_kind::sum || K == red_kind::mean) && std::is_same_v<typename Y::value_type, V>) {
     // Vectorized backward: every cotangent's gradient broadcast back over the reduced dims at once.
     const shape_t<R> xs = x.shape();
-    auto bbw = [ki, xs](const tensor<V, Y::rank + 1>& gb, const auto&, const auto&) {
+    auto bbw = [ki, xs](const tensor<V, Y::rank + 1>& gb, const auto&, const auto&, const auto&) {
       const index_t batch = gb.shape()[0];
       const tensor<V, 1> gf = flat_view(gb);
       const auto kb = batched_shape(batch, ki.keep);
@@ -280,6 +280,65 @@ VI record_values_indices(F fwd, const E& e, D dim, const K&... keep) {
   };
   record_fn("MaxBackward", r.values, std::move(bw), std::array<bool, 1>{false}, false, x);
   return r;
+}
+
+/// [batch] ++ t's shape, every cotangent reading t (stride 0 along the batch dim).
+template <class V, std::size_t R>
+tensor<V, R + 1> batch_broadcast(const tensor<V, R>& t, index_t batch) {
+  shape_t<R + 1> st{};
+  for (std::size_t k = 0; k < R; ++k) st[k + 1] = t.strides()[k];
+  return tensor<V, R + 1>(t.storage_handle(), const_cast<V*>(t.data()), batched_shape(batch, t.shape()), st,
+                          t.is_conj());
+}
+
+/// t reversed along dim d (a view: negative stride).
+template <class V, std::size_t R>
+tensor<V, R> reversed_view(const tensor<V, R>& t, std::size_t d) {
+  shape_t<R> st = t.strides();
+  const index_t n = t.shape()[d];
+  st[d] = -st[d];
+  return tensor<V, R>(t.storage_handle(), const_cast<V*>(t.data()) + (n > 1 ? (n - 1) * t.strides()[d] : 0),
+                      t.shape(), st, t.is_conj());
+}
+
+/// The adjoint of cumsum along d: sums from each position to the end, into a new contiguous tensor.
+/// Never records (the vectorized backward's rules below run on [batch] ++ shape tensors).
+template <class V, std::size_t R>
+tensor<V, R> reverse_cumsum(const tensor<V, R>& g, std::size_t d) {
+  const tensor<V, R> c = scan_impl<false>("cumsum", reversed_view<V, R>(g, d), static_cast<index_t>(d));
+  tensor<V, R> out(g.shape(), g.device());
+  eval_into<assign_op::set>(out, reversed_view<V, R>(c, d));
+  return out;
+}
+
+/// Vectorized backward of softmax, log_softmax, cumsum and cumprod (an input without zeros): every
+/// cotangent of gb = [batch] ++ shape at once, along dim d + 1, by the same formulas as the plain
+/// rules. x: the input, y: the result (softmax, log_softmax, cumprod).
+template <dim_kind K, class V, std::size_t R>
+tensor<V, R + 1> dim_op_batched(const tensor<V, R + 1>& gb, const tensor<V, R>& x, const tensor<V, R>& y,
+                                const shape_t<R>& keep, std::size_t d) {
+  const index_t batch = gb.shape()[0];
+  if constexpr (K == dim_kind::cumsum) {
+    return reverse_cumsum<V, R + 1>(gb, d + 1);
+  } else {
+    const tensor<V, R + 1> yb = batch_broadcast<V, R>(y, batch);
+    tensor<V, R + 1> out(gb.shape(), gb.device());
+    if constexpr (K == dim_kind::softmax) {
+      tensor<V, R + 1> gy(gb.shape(), gb.device());
+      eval_into<assign_op::set>(gy, to_node(gb) * to_node(yb));
+      const tensor<V, R + 1> s = sum_to_tensor<V, R + 1, R + 1>(gy, batched_shape(batch, keep));
+      eval_into<assign_op::set>(out, to_node(yb) * (to_node(gb) - to_node(s)));
+    } else if constexpr (K == dim_kind::log_softmax) {
+      const tensor<V, R + 1> s = sum_to_tensor<V, R + 1, R + 1>(gb, batched_shape(batch, keep));
+      eval_into<assign_op::set>(out, to_node(gb) - tl::exp(to_node(yb)) * to_node(s));
+    } else {  // cumprod: reverse_cumsum(g conj(y)) / conj(x)
+      tensor<V, R + 1> gy(gb.shape(), gb.device());
+      eval_into<assign_op::set>(gy, to_node(gb) * cj(to_node(yb)));
+      const tensor<V, R + 1> rc = reverse_cumsum<V, R + 1>(gy, d + 1);
+      eval_into<assign_op::set>(out, to_node(rc) / cj(to_node(batch_broadcast<V, R>(x, batch))));
+    }
+    return out;
+  }
 }
 
 template <dim_kind K, class F, class E>
@@ -357,8 +416,24 @@ tensor<value_of<E>, rank_of<E>> record_dim_op(F fwd, const E& e, index_t dim) {
       return std::make_tuple(tensor<V, R>(out.transpose(di, -1).contiguous()));
     }
   };
+  // Vectorized backward: every cotangent at once; cumprod of an input with zeros runs its exact rule
+  // once per cotangent.
+  auto bbw = [keep, d, bw](const tensor<V, R + 1>& gb, const std::tuple<tensor<V, R>>& in, const tensor<V, R>& res,
+                           const std::array<bool, 1>& need) {
+    const auto& x = std::get<0>(in);
+    if constexpr (K == dim_kind::cumprod) {
+      if (tl::any_of(x.detach() == 0).item()) {
+        tensor<V, R + 1> out(gb.shape(), gb.device());
+        for (index_t b = 0; b < gb.shape()[0]; ++b)
+          raw_write(batch_slice<V, R>(out, b), std::get<0>(bw(batch_slice<V, R>(gb, b), in, res, need)), false);
+        return std::make_tuple(out);
+      }
+    }
+    return std::make_tuple(dim_op_batched<K, V, R>(gb, x, res, keep, d));
+  };
   const bool reads = K != dim_kind::cumsum;
-  record_fn(names[static_cast<int>(K)], y, std::move(bw), std::array<bool, 1>{reads}, K != dim_kind::cumsum, x);
+  record_fn_batched(names[static_cast<int>(K)], y, std::move(bw), std::move(bbw), std::array<bool, 1>{reads},
+                    K != dim_kind::cumsum, x);
   return y;
 }
 

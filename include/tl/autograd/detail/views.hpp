@@ -122,7 +122,7 @@ void record_view(const basic_tensor<T, Ext>& src, V& out, F&& refn, const char* 
   if constexpr (Kind == view_kind::expand) {
     // Vectorized backward: each cotangent summed over the expanded dims, all at once.
     constexpr std::size_t RO = V::rank;
-    auto bbw = [shape](const tensor<T, RO + 1>& gb, const auto&, const auto&) {
+    auto bbw = [shape](const tensor<T, RO + 1>& gb, const auto&, const auto&, const auto&) {
       const index_t batch = gb.shape()[0];
       shape_t<RO + 1> t{};
       t[0] = batch;
@@ -133,7 +133,16 @@ void record_view(const basic_tensor<T, Ext>& src, V& out, F&& refn, const char* 
     };
     record_fn_batched(name, out, std::move(bw), std::move(bbw), std::array<bool, 1>{false}, false, src);
   } else if constexpr (Kind == view_kind::identity) {
-    auto bbw = [](const tensor<T, V::rank + 1>& gb, const auto&, const auto&) { return std::make_tuple(gb); };
+    auto bbw = [](const tensor<T, V::rank + 1>& gb, const auto&, const auto&, const auto&) {
+      return std::make_tuple(gb);
+    };
+    record_fn_batched(name, out, std::move(bw), std::move(bbw), std::array<bool, 1>{false}, false, src);
+  } else if constexpr (Kind == view_kind::conj) {
+    // Vectorized backward: every cotangent conjugated at once, as a view (the conj flag flipped).
+    auto bbw = [](const tensor<T, V::rank + 1>& gb, const auto&, const auto&, const auto&) {
+      return std::make_tuple(tensor<T, V::rank + 1>(gb.storage_handle(), const_cast<T*>(gb.data()), gb.shape(),
+                                                    gb.strides(), !gb.is_conj()));
+    };
     record_fn_batched(name, out, std::move(bw), std::move(bbw), std::array<bool, 1>{false}, false, src);
   } else {
     record_fn(name, out, std::move(bw), std::array<bool, 1>{false}, false, src);
