@@ -22,6 +22,8 @@
 //             row by row and with vectorize (one batched backward pass) against LibTorch's loop of
 //             one backward per row (torch.autograd.functional.jacobian's default). The Hessians
 //             above are also timed with vectorize.
+//   jacobian_softmax: the 128 x 128 Jacobian of f(x) = softmax(A x) + cumsum(x) in float, the same
+//             three ways: nodes with batched rules of their own (softmax, cumsum) in the vectorized pass.
 //
 // Diagnostics beside the cases: the chain's forward under no_grad, the whole chain step with the host
 // block cache off, its two gradients written by hand as fused tl expressions, the backward of sum(f(x) * w) for f = sin, tanh, sigmoid, and the five
@@ -928,21 +930,24 @@ const jac_case& jacobian_case() {
   return c;
 }
 
-void time_jacobian_tl(benchmark::State& state, bool vectorize) {
+/// tl::autograd::jacobian of f at c.x (row by row or vectorized), checked against c.want first.
+template <class F>
+void time_jacobian_tl(benchmark::State& state, const char* what, const jac_case& c, F f, bool vectorize) {
   single_thread();
+  const tl::autograd::jacobian_options o{.create_graph = false, .vectorize = vectorize};
+  if (!close(state, what, flat(tl::autograd::jacobian(f, c.x, o)), c.want, 1e-4)) return;
+  for (auto _ : state) {
+    auto j = tl::autograd::jacobian(f, c.x, o);
+    benchmark::DoNotOptimize(j.data());
+  }
+}
+void time_jacobian_tl(benchmark::State& state, bool vectorize) {
   const auto& c = jacobian_case();
   auto f = [&](const tl::tensor<float, 1>& v) {
     const tl::tensor<float, 1> ax = tl::matmul(c.a, v);
     return tl::tensor<float, 1>(tl::tanh(ax) * v + v * v);
   };
-  const tl::autograd::jacobian_options o{.create_graph = false, .vectorize = vectorize};
-  if (!close(state, vectorize ? "tl jacobian, vectorized" : "tl jacobian", flat(tl::autograd::jacobian(f, c.x, o)),
-             c.want, 1e-4))
-    return;
-  for (auto _ : state) {
-    auto j = tl::autograd::jacobian(f, c.x, o);
-    benchmark::DoNotOptimize(j.data());
-  }
+  time_jacobian_tl(state, vectorize ? "tl jacobian, vectorized" : "tl jacobian", c, f, vectorize);
 }
 void BM_jacobian_tl(benchmark::State& state) { time_jacobian_tl(state, false); }
 BENCHMARK(BM_jacobian_tl)->Apply(real_time_us);
@@ -952,26 +957,81 @@ BENCHMARK(BM_jacobian_tl_vectorized)->Apply(real_time_us);
 #ifdef TL_BENCH_HAVE_TORCH
 /// LibTorch: torch.autograd.functional.jacobian's loop (one backward per output element through
 /// the retained graph); LibTorch's C++ API has no batched (vmap) backward.
-void BM_jacobian_torch(benchmark::State& state) {
+/// torch.autograd.functional.jacobian's loop for y = f(a, x) at c.x, checked against c.want first.
+template <class F>
+void time_jacobian_torch(benchmark::State& state, const char* what, const jac_case& c, F f) {
   single_thread();
-  const auto& c = jacobian_case();
   const auto a = to_torch(c.a), x0 = to_torch(c.x);
   const auto eye = torch::eye(j_n, torch::kFloat32);
   auto jac = [&] {
     const auto x = x0.detach().requires_grad_(true);
-    const auto y = torch::tanh(torch::matmul(a, x)) * x + x * x;
+    const auto y = f(a, x);
     auto j = torch::empty({j_n, j_n}, torch::kFloat32);
     for (std::int64_t i = 0; i < j_n; ++i)
       j[i].copy_(torch::autograd::grad({y}, {x}, {eye[i]}, /*retain_graph=*/true)[0]);
     return j;
   };
-  if (!close(state, "torch jacobian", flat(jac()), c.want, 1e-4)) return;
+  if (!close(state, what, flat(jac()), c.want, 1e-4)) return;
   for (auto _ : state) {
     auto j = jac();
     benchmark::DoNotOptimize(j.data_ptr());
   }
 }
+void BM_jacobian_torch(benchmark::State& state) {
+  time_jacobian_torch(state, "torch jacobian", jacobian_case(), [](const torch::Tensor& a, const torch::Tensor& x) {
+    return torch::tanh(torch::matmul(a, x)) * x + x * x;
+  });
+}
 BENCHMARK(BM_jacobian_torch)->Apply(real_time_us);
+#endif
+
+// ===== (g) Jacobian of f(x) = softmax(A x) + cumsum(x), x: 128 floats ==========================
+
+const jac_case& jacobian_softmax_case() {
+  static const jac_case c = [] {
+    tl::manual_seed(7);
+    jac_case r{tl::tensor<float, 2>(tl::randn<float>(j_n, j_n) * 0.1f), tl::tensor<float, 1>(tl::randn<float>(j_n)), {}};
+    // J_ij = s_i (A_ij - sum_k s_k A_kj) + [j <= i], s = softmax(A x)
+    std::vector<double> ax(j_n), sm(j_n);
+    double mx = -INFINITY, den = 0;
+    for (std::int64_t i = 0; i < j_n; ++i) {
+      for (std::int64_t k = 0; k < j_n; ++k) ax[i] += double(r.a(i, k)) * double(r.x(k));
+      mx = std::max(mx, ax[i]);
+    }
+    for (std::int64_t i = 0; i < j_n; ++i) den += std::exp(ax[i] - mx);
+    for (std::int64_t i = 0; i < j_n; ++i) sm[i] = std::exp(ax[i] - mx) / den;
+    r.want.assign(j_n * j_n, 0.0);
+    for (std::int64_t j = 0; j < j_n; ++j) {
+      double sa = 0;
+      for (std::int64_t k = 0; k < j_n; ++k) sa += sm[k] * double(r.a(k, j));
+      for (std::int64_t i = 0; i < j_n; ++i) r.want[i * j_n + j] = sm[i] * (double(r.a(i, j)) - sa) + (j <= i ? 1.0 : 0.0);
+    }
+    return r;
+  }();
+  return c;
+}
+
+void time_jacobian_softmax_tl(benchmark::State& state, bool vectorize) {
+  const auto& c = jacobian_softmax_case();
+  auto f = [&](const tl::tensor<float, 1>& v) {
+    const tl::tensor<float, 1> ax = tl::matmul(c.a, v);
+    return tl::tensor<float, 1>(tl::softmax(ax, 0) + tl::cumsum(v, 0));
+  };
+  time_jacobian_tl(state, vectorize ? "tl softmax jacobian, vectorized" : "tl softmax jacobian", c, f, vectorize);
+}
+void BM_jacobian_softmax_tl(benchmark::State& state) { time_jacobian_softmax_tl(state, false); }
+BENCHMARK(BM_jacobian_softmax_tl)->Apply(real_time_us);
+void BM_jacobian_softmax_tl_vectorized(benchmark::State& state) { time_jacobian_softmax_tl(state, true); }
+BENCHMARK(BM_jacobian_softmax_tl_vectorized)->Apply(real_time_us);
+
+#ifdef TL_BENCH_HAVE_TORCH
+void BM_jacobian_softmax_torch(benchmark::State& state) {
+  time_jacobian_torch(state, "torch softmax jacobian", jacobian_softmax_case(),
+                      [](const torch::Tensor& a, const torch::Tensor& x) {
+                        return torch::softmax(torch::matmul(a, x), 0) + torch::cumsum(x, 0);
+                      });
+}
+BENCHMARK(BM_jacobian_softmax_torch)->Apply(real_time_us);
 #endif
 
 }  // namespace
