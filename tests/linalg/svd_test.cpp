@@ -4,7 +4,12 @@
 // square, batched, rank-deficient, Hilbert, empty, 1 x 1 and non-finite inputs.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "svd_eig_ref.hpp"
 
@@ -88,8 +93,8 @@ void svd_shapes() {
     for (index_t i = 3; i < 9; ++i) CHECK(static_cast<ld>(s(i)) <= 20 * 12 * eps_of<T>() * static_cast<ld>(s(0)));
   }
   check_svd<T>(tl::tensor<T, 2>(tl::zeros<T>(4, 6)));
-  // Orders of 64 and up apply the QR sweeps' rotations in batches: rank-deficient and with zero
-  // rows and columns (zero diagonal entries chased out between batches).
+  // Orders above 48 take divide and conquer: rank-deficient and with zero rows and columns (heavy
+  // deflation, zero singular values).
   {
     const auto f = random_tensor<T, 2>({120, 5}, 23), g = random_tensor<T, 2>({5, 70}, 24);
     check_svd<T>(tl::linalg::matmul(f, g));
@@ -209,6 +214,121 @@ TEST_CASE("svd / svdvals of non-finite input throw linalg_error naming the op (a
   for (index_t i = 0; i < 6; ++i) b.data()[i] = 1.0f;
   b(0, 1) = std::numeric_limits<float>::infinity();
   CHECK_THROWS_AS((void)tl::linalg::svdvals(b), tl::linalg_error);
+}
+
+// The divide-and-conquer bidiagonal SVD (orders above 64 with vectors) on the bidiagonal itself:
+// B = U diag(d) V^T to n eps |B|, U and V orthonormal, d ascending and equal to the singular values
+// of implicit QR (bidiagonal_qr, the other algorithm) to n eps |B|. Cases that exercise the
+// deflation: the identity (every value deflates), zero diagonal entries (zero singular values),
+// zero superdiagonal entries (the matrix splits), a cluster of values 1e-14 apart, graded entries
+// down to 1e-15, and the zero matrix; orders with one merge (33) and several (100, 300).
+template <class R>
+void bidiagonal_dc_cases() {
+  CAPTURE(sizeof(R));
+  for (const index_t n : {33, 100, 300}) {
+    for (int kind = 0; kind < 7; ++kind) {
+      CAPTURE(n);
+      CAPTURE(kind);
+      const auto rnd = random_tensor<double, 1>({2 * n}, static_cast<std::uint64_t>(100 + n + kind));
+      std::vector<R> d(static_cast<std::size_t>(n)), e(static_cast<std::size_t>(n), R(0));
+      for (index_t i = 0; i < n; ++i) {
+        const R a = static_cast<R>(rnd(2 * i)), b = static_cast<R>(rnd(2 * i + 1));
+        R di = a, ei = b;
+        if (kind == 1) di = 1, ei = 0;
+        if (kind == 2 && i % 3 == 0) di = 0;
+        if (kind == 3 && i % 5 == 4) ei = 0;
+        if (kind == 4) di = R(1) + R(1e-14) * static_cast<R>(i), ei = R(1e-3) * b;
+        if (kind == 5) di = static_cast<R>(std::pow(0.89, static_cast<double>(i))), ei = di * b / 2;
+        if (kind == 6) di = 0, ei = 0;
+        d[static_cast<std::size_t>(i)] = di;
+        e[static_cast<std::size_t>(i)] = ei;
+      }
+      e[static_cast<std::size_t>(n - 1)] = 0;
+      const std::vector<R> d0 = d, e0 = e;
+      std::vector<R> u(static_cast<std::size_t>(n * n)), v(static_cast<std::size_t>(n * n));
+      REQUIRE(tl::linalg::detail::bidiagonal_dc<R>(n, d.data(), e.data(), u.data(), n, v.data(), n));
+      ld bn = 0;
+      for (index_t i = 0; i < n; ++i) bn = std::max(bn, std::abs(static_cast<ld>(d0[i])) + std::abs(static_cast<ld>(e0[i])));
+      const ld tol = 4 * static_cast<ld>(n) * eps_of<R>();
+      ld res = 0, ou = 0, ov = 0;
+      for (index_t i = 0; i < n; ++i)
+        for (index_t j = 0; j < n; ++j) {
+          ld s = 0, a = 0, c = 0;
+          for (index_t k = 0; k < n; ++k) {
+            s += static_cast<ld>(u[i + k * n]) * d[k] * v[j + k * n];
+            a += static_cast<ld>(u[k + i * n]) * u[k + j * n];
+            c += static_cast<ld>(v[k + i * n]) * v[k + j * n];
+          }
+          const ld b = i == j ? d0[i] : j == i + 1 ? e0[i] : 0;
+          res = std::max(res, std::abs(s - b));
+          ou = std::max(ou, std::abs(a - (i == j ? 1 : 0)));
+          ov = std::max(ov, std::abs(c - (i == j ? 1 : 0)));
+        }
+      CHECK(res <= tol * std::max<ld>(bn, 1e-30L));
+      CHECK(ou <= tol);
+      CHECK(ov <= tol);
+      std::vector<R> dq = d0, eq = e0;
+      REQUIRE(tl::linalg::detail::bidiagonal_qr<R>(n, dq.data(), eq.data(), nullptr, 0, 0, nullptr, 0, 0));
+      for (auto& x : dq) x = std::abs(x);
+      std::sort(dq.begin(), dq.end());
+      for (index_t i = 0; i < n; ++i) {
+        CAPTURE(i);
+        CHECK(d[i] >= 0);
+        if (i + 1 < n) CHECK(d[i] <= d[i + 1]);
+        CHECK(std::abs(static_cast<ld>(d[i]) - dq[static_cast<std::size_t>(i)]) <= tol * bn);
+      }
+    }
+  }
+}
+
+TEST_CASE("bidiagonal divide and conquer: B = U S V^T, orthonormal U and V, values as implicit QR's") {
+  bidiagonal_dc_cases<float>();
+  bidiagonal_dc_cases<double>();
+}
+
+// svd at orders that take divide and conquer, with known singular values: A = Q1 diag(s) Q2^H for
+// random unitary Q1, Q2 and s with a block of 30 equal values, a cluster 1e-9 apart, zeros and a
+// geometric tail; S against s to 4 max(m, n) eps s_max, plus the backward error and orthogonality.
+template <class T>
+void svd_known_values() {
+  CAPTURE(sizeof(T));
+  using Rl = tl::real_t<T>;
+  for (const auto& [m, n] : std::vector<std::pair<index_t, index_t>>{{120, 120}, {150, 110}}) {
+    CAPTURE(m);
+    auto [Q1, R1] = tl::linalg::qr(random_tensor<T, 2>({m, m}, 61));
+    auto [Q2, R2] = tl::linalg::qr(random_tensor<T, 2>({n, n}, 62));
+    std::vector<ld> s(static_cast<std::size_t>(n));
+    for (index_t i = 0; i < n; ++i) {
+      ld v = 0;
+      if (i < 30) v = 1;
+      else if (i < 50) v = 0.5L + 1e-9L * static_cast<ld>(i);
+      else if (i < 60) v = 0;
+      else v = std::pow(0.8L, static_cast<ld>(i - 60));
+      s[static_cast<std::size_t>(i)] = v;
+    }
+    tl::tensor<T, 2> a(tl::shape_t<2>{m, n});
+    for (index_t i = 0; i < m; ++i)
+      for (index_t j = 0; j < n; ++j) {
+        T acc(0);
+        for (index_t k = 0; k < n; ++k)
+          acc = acc + Q1(i, k) * T(static_cast<Rl>(s[static_cast<std::size_t>(k)])) * tl::linalg::detail::conj_of(Q2(j, k));
+        a(i, j) = acc;
+      }
+    check_svd<T>(a);
+    std::sort(s.begin(), s.end(), std::greater<ld>());
+    auto [U, S, Vh] = tl::linalg::svd(a, false);
+    for (index_t i = 0; i < n; ++i) {
+      CAPTURE(i);
+      CHECK(std::abs(static_cast<ld>(S(i)) - s[static_cast<std::size_t>(i)]) <= 8 * static_cast<ld>(m) * eps_of<T>());
+    }
+  }
+}
+
+TEST_CASE("svd at divide-and-conquer orders: repeated, clustered and zero singular values") {
+  svd_known_values<float>();
+  svd_known_values<double>();
+  svd_known_values<tl::complex<float>>();
+  svd_known_values<tl::complex<double>>();
 }
 
 TEST_CASE("svd accepts views and expressions and leaves its input alone") {

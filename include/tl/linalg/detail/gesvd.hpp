@@ -3,11 +3,10 @@
 /// @brief Internal header: the singular value decomposition of one dense matrix (m >= n):
 /// Householder bidiagonalization A = Q B P^H (B real upper bidiagonal; complex phases are absorbed
 /// by the reflectors, LAPACK's zlarfg convention; real matrices in panels, see
-/// bidiagonalize_panels), Q and P formed by the blocked orgqr, then implicit-shift QR on B (Golub-Kahan steps
-/// with Wilkinson shifts of B^T B, deflation after Demmel-Kahan's relative test, zero diagonal
-/// entries chased out with plain rotations). The rotations of up to 16 sweeps are recorded and
-/// applied to the singular vector rows together, as a wavefront over L1-sized column chunks
-/// (rotation_batch).
+/// bidiagonalize_panels), then the SVD of B: singular values alone, and vectors up to order
+/// bdsdc_crossover, by implicit QR (bdsqr.hpp) with Q and P formed by the blocked orgqr and
+/// rotated; larger vectors by divide and conquer (bdsdc.hpp) with the reflectors applied to B's
+/// vectors (LAPACK's gesdd).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -18,6 +17,8 @@
 #include "tl/core/complex.hpp"
 #include "tl/core/dtype.hpp"
 #include "tl/linalg/detail/aligned_buffer.hpp"
+#include "tl/linalg/detail/bdsdc.hpp"
+#include "tl/linalg/detail/bdsqr.hpp"
 #include "tl/linalg/detail/gemm.hpp"
 #include "tl/linalg/detail/geqrf.hpp"
 
@@ -322,235 +323,6 @@ void apply_reflector_left(T tau, const T* vt, index_t inc, index_t len, T* x, in
   }
 }
 
-/// x = c x + s y, y = c y - s x on len reals.
-template <class Rl>
-TL_INLINE void rotate_rows(Rl* __restrict x, Rl* __restrict y, index_t len, Rl c, Rl s) {
-  for (index_t i = 0; i < len; ++i) {
-    const Rl a = x[i], b = y[i];
-    x[i] = c * a + s * b;
-    y[i] = c * b - s * a;
-  }
-}
-
-/// The rotation sequences of up to `max_sweeps` QR sweeps, kept to be applied to the singular
-/// vector rows together. Sweep q rotates rows (lo_q + j, lo_q + j + 1) for j < cnt_q, in order.
-/// apply() runs them as a wavefront: rotation j of sweep q at step t = j + 2 q, which keeps every
-/// dependency (a rotation of sweep q touches rows that sweep q - 1 finished with two steps
-/// earlier), so each column chunk of a row is read and written once per batch while it stays in
-/// L1, instead of once per sweep from the outer caches.
-template <class Rl>
-struct rotation_batch {
-  static constexpr int max_sweeps = 32;
-  static constexpr index_t chunk = 32;  // columns per wavefront: 2 max_sweeps + 2 rows of it fit in L1
-  /// Below this order the vectors fit in L1 and each sweep is applied at once (apply_sweep).
-  static constexpr index_t min_order = 64;
-  index_t n;
-  int count = 0;
-  index_t lo[max_sweeps] = {}, cnt[max_sweeps] = {};
-  std::vector<Rl> c, s;  // [sweep][j]
-  std::vector<Rl> buf;   // the packed column chunk
-  explicit rotation_batch(index_t n_) : n(n_), c(static_cast<std::size_t>(max_sweeps * n_)), s(c.size()) {}
-  bool full() const { return count == max_sweeps; }
-  /// One sweep's rotations (rows first + j, first + j + 1 for j < k), in order, in place.
-  static void apply_sweep(Rl* x, index_t ld, index_t len, index_t first, const Rl* cs, const Rl* sn, index_t k) {
-    for (index_t j = 0; j < k; ++j) rotate_rows(x + (first + j) * ld, x + (first + j + 1) * ld, len, cs[j], sn[j]);
-  }
-  void add(index_t first, const Rl* cs, const Rl* sn, index_t k) {
-    lo[count] = first;
-    cnt[count] = k;
-    std::copy(cs, cs + k, c.begin() + count * n);
-    std::copy(sn, sn + k, s.begin() + count * n);
-    ++count;
-  }
-  /// The kept sweeps on rows jmin.. of x (row stride ld, w reals per row), as a wavefront.
-  void wavefront(Rl* x, index_t ld, index_t w, index_t jmin, index_t jend) const {
-    for (index_t t = jmin; t < jend + 2 * (count - 1); ++t)
-      for (int q = 0; q < count; ++q) {
-        const index_t j = t - 2 * q;
-        if (j < lo[q] || j >= lo[q] + cnt[q]) continue;
-        const index_t k = q * n + j - lo[q];
-        rotate_rows(x + (j - jmin) * ld, x + (j + 1 - jmin) * ld, w, c[k], s[k]);
-      }
-  }
-  /// Applies the kept sweeps, in order, to the rows of x (row stride ld, len reals per row) and
-  /// forgets them.
-  void apply(Rl* x, index_t ld, index_t len) {
-    if (count == 0 || x == nullptr) {
-      count = 0;
-      return;
-    }
-    index_t jmin = lo[0], jend = lo[0] + cnt[0];
-    for (int q = 1; q < count; ++q) {
-      jmin = std::min(jmin, lo[q]);
-      jend = std::max(jend, lo[q] + cnt[q]);
-    }
-    const index_t rows = jend - jmin + 1;
-    if (len < chunk) {  // short rows: the rows in flight fit in L1 as they lie
-      wavefront(x + jmin * ld, ld, len, jmin, jend);
-      count = 0;
-      return;
-    }
-    // Each column chunk is copied to a packed buffer first: for power-of-two sizes the rows of
-    // x lie a multiple of 4 KiB apart, and the 2 max_sweeps + 2 rows in flight would share a few
-    // L1 sets.
-    buf.resize(static_cast<std::size_t>(rows * chunk));
-    Rl* b = buf.data();
-    index_t c0 = 0;
-    for (; c0 + chunk <= len; c0 += chunk) {
-      for (index_t r = 0; r < rows; ++r)
-        for (index_t i = 0; i < chunk; ++i) b[r * chunk + i] = x[(jmin + r) * ld + c0 + i];
-      wavefront(b, chunk, chunk, jmin, jend);
-      for (index_t r = 0; r < rows; ++r)
-        for (index_t i = 0; i < chunk; ++i) x[(jmin + r) * ld + c0 + i] = b[r * chunk + i];
-    }
-    if (c0 < len) wavefront(x + jmin * ld + c0, ld, len - c0, jmin, jend);
-    count = 0;
-  }
-};
-
-template <class Rl>
-TL_INLINE void givens(Rl y, Rl z, Rl& c, Rl& s, Rl& r) {
-  r = std::hypot(y, z);
-  if (r == Rl(0)) {
-    c = 1;
-    s = 0;
-  } else {
-    c = y / r;
-    s = z / r;
-  }
-}
-
-/// Singular values of the n x n upper bidiagonal (d, e) by implicit-shift QR. Rotations are applied
-/// to the rows 0..n-1 of ut (row stride ldu, ulen reals per row; the left singular vectors as rows)
-/// and of vh (the right ones), either of which may be null. Returns false when it did not
-/// converge. On return d holds the singular values, unsorted and possibly negative (the caller
-/// fixes signs and order).
-template <class Rl>
-bool bidiagonal_qr(index_t n, Rl* d, Rl* e, Rl* ut, index_t ldu, index_t ulen, Rl* vh, index_t ldv, index_t vlen) {
-  if (n <= 1) return true;
-  const Rl eps = std::numeric_limits<Rl>::epsilon();
-  const Rl tiny = std::numeric_limits<Rl>::min();
-  Rl anorm = 0;
-  for (index_t i = 0; i < n; ++i) anorm = std::max(anorm, std::abs(d[i]));
-  for (index_t i = 0; i + 1 < n; ++i) anorm = std::max(anorm, std::abs(e[i]));
-  if (anorm == Rl(0)) return true;
-  for (index_t i = 0; i < n; ++i) d[i] /= anorm;
-  for (index_t i = 0; i + 1 < n; ++i) e[i] /= anorm;
-  std::vector<Rl> rot(static_cast<std::size_t>(4 * n));
-  Rl *cu = rot.data(), *su = cu + n, *cv = su + n, *sv = cv + n;
-  // The sweeps' rotations are applied to ut and vh in batches (rotation_batch) from order 64 up.
-  const bool batched = n >= rotation_batch<Rl>::min_order;
-  rotation_batch<Rl> bu(ut && batched ? n : 0), bv(vh && batched ? n : 0);
-  const auto flush = [&] {
-    bv.apply(vh, ldv, vlen);
-    bu.apply(ut, ldu, ulen);
-  };
-  const auto negligible = [&](index_t i) {
-    return std::abs(e[i]) <= eps * (std::abs(d[i]) + std::abs(d[i + 1])) || std::abs(e[i]) <= tiny;
-  };
-  const long long maxit = 8LL * n * n + 64;
-  const Rl zero_tol = static_cast<Rl>(n) * tiny;
-  long long iter = 0;
-  index_t hi = n - 1;
-  while (hi > 0) {
-    if (negligible(hi - 1)) {
-      e[hi - 1] = 0;
-      --hi;
-      continue;
-    }
-    index_t lo = hi - 1;
-    while (lo > 0 && !negligible(lo - 1)) --lo;
-    if (lo > 0) e[lo - 1] = 0;
-    // A zero on the diagonal (where the shifted step would stall): rotate its row (or, at the
-    // bottom, its column) out of the block. Small non-zero entries are left to the QR steps, so
-    // singular values far below eps * |B| keep their accuracy.
-    index_t z = -1;
-    for (index_t i = lo; i <= hi; ++i)
-      if (std::abs(d[i]) <= zero_tol) {
-        d[i] = 0;
-        z = i;
-        break;
-      }
-    if (z >= 0) {
-      flush();
-      Rl c, s, r;
-      if (z < hi) {
-        Rl f = e[z];
-        e[z] = 0;
-        for (index_t j = z + 1; j <= hi; ++j) {
-          givens(d[j], f, c, s, r);
-          d[j] = r;
-          if (ut) rotate_rows(ut + j * ldu, ut + z * ldu, ulen, c, s);
-          if (j < hi) {
-            f = -s * e[j];
-            e[j] = c * e[j];
-          }
-        }
-      } else {
-        Rl f = e[hi - 1];
-        e[hi - 1] = 0;
-        for (index_t j = hi - 1; j >= lo; --j) {
-          givens(d[j], f, c, s, r);
-          d[j] = r;
-          if (vh) rotate_rows(vh + j * ldv, vh + hi * ldv, vlen, c, s);
-          if (j > lo) {
-            f = -s * e[j - 1];
-            e[j - 1] = c * e[j - 1];
-          }
-        }
-      }
-      continue;
-    }
-    if (++iter > maxit) {
-      flush();
-      return false;
-    }
-    // Wilkinson shift: the eigenvalue of the trailing 2 x 2 of B^T B nearer its last entry.
-    const Rl dm = d[hi - 1], em = hi - 1 > lo ? e[hi - 2] : Rl(0), fm = e[hi - 1], dn = d[hi];
-    const Rl t11 = dm * dm + em * em, t12 = dm * fm, t22 = dn * dn + fm * fm;
-    const Rl dl = (t11 - t22) / 2;
-    const Rl den = dl + std::copysign(std::hypot(dl, t12), dl);
-    const Rl mu = den == Rl(0) ? t22 : t22 - t12 * (t12 / den);
-    Rl y = d[lo] * d[lo] - mu, zz = d[lo] * e[lo];
-    for (index_t k = lo; k < hi; ++k) {
-      Rl c, s, r;
-      givens(y, zz, c, s, r);
-      if (k > lo) e[k - 1] = r;
-      Rl a = d[k], b = e[k];
-      d[k] = c * a + s * b;
-      e[k] = c * b - s * a;
-      const Rl bulge = s * d[k + 1];
-      d[k + 1] = c * d[k + 1];
-      cv[k - lo] = c;
-      sv[k - lo] = s;
-      givens(d[k], bulge, c, s, r);
-      d[k] = r;
-      a = e[k];
-      b = d[k + 1];
-      e[k] = c * a + s * b;
-      d[k + 1] = c * b - s * a;
-      if (k + 1 < hi) {
-        zz = s * e[k + 1];
-        e[k + 1] = c * e[k + 1];
-      }
-      y = e[k];
-      cu[k - lo] = c;
-      su[k - lo] = s;
-    }
-    if (!batched) {
-      if (vh) rotation_batch<Rl>::apply_sweep(vh, ldv, vlen, lo, cv, sv, hi - lo);
-      if (ut) rotation_batch<Rl>::apply_sweep(ut, ldu, ulen, lo, cu, su, hi - lo);
-      continue;
-    }
-    if (vh) bv.add(lo, cv, sv, hi - lo);
-    if (ut) bu.add(lo, cu, su, hi - lo);
-    if (bu.full() || bv.full()) flush();
-  }
-  flush();
-  for (index_t i = 0; i < n; ++i) d[i] *= anorm;
-  return true;
-}
-
 /// Exact power-of-two scale bringing max |a| near 1 (1 when a is zero, tiny or not finite).
 template <class T>
 real_t<T> svd_scale_exponent(const T* a, index_t len, int& ex) {
@@ -564,6 +336,98 @@ real_t<T> svd_scale_exponent(const T* a, index_t len, int& ex) {
   if (mx >= std::numeric_limits<Rl>::min() && mx <= std::numeric_limits<Rl>::max()) ex = -std::ilogb(mx);
   return std::ldexp(Rl(1), ex);
 }
+
+/// The left reflectors of the bidiagonalized a (m x n row-major, below the diagonal) as the
+/// columns of a zeroed column-major m x `cols` work matrix with leading dimension ldq (cols >= n).
+template <class Tag, class T>
+T* svd_left_reflectors(index_t m, index_t n, const T* a, index_t cols, index_t ldq, std::unique_ptr<T[]>& big) {
+  T* q = reusable_scratch<Tag>(static_cast<std::size_t>(ldq * cols), big);
+  std::fill(q, q + ldq * cols, T(0));
+  for (index_t k = 0; k < n; ++k)
+    for (index_t i = k + 1; i < m; ++i) q[i + k * ldq] = a[i * n + k];
+  return q;
+}
+
+/// The right reflectors of the bidiagonalized a (right of the superdiagonal) as the columns of a
+/// zeroed column-major (n - 1) x (n - 1) work matrix with leading dimension ldp: P = diag(1, P').
+template <class Tag, class T>
+T* svd_right_reflectors(index_t n, const T* a, index_t ldp, std::unique_ptr<T[]>& big) {
+  const index_t n1 = n - 1;
+  T* p = reusable_scratch<Tag>(static_cast<std::size_t>(ldp * n1), big);
+  std::fill(p, p + ldp * n1, T(0));
+  for (index_t k = 0; k < n1; ++k)
+    for (index_t i = k + 1; i < n1; ++i) p[i + k * ldp] = a[k * n + i + 1];
+  return p;
+}
+
+/// Forms Q (ut = its first ucols columns as rows) and P (vh = P^H) of the bidiagonalization
+/// A = Q B P^H by the blocked orgqr, for the implicit QR to rotate. The work matrices come from
+/// per-thread buffers kept between calls (fresh pages would cost a page fault each).
+template <class T>
+void svd_form_qp(index_t m, index_t n, const T* a, const T* tq, const T* tp, T* ut, index_t ucols, T* vh) {
+  const index_t ldq = padded_ld<T>(m);
+  std::unique_ptr<T[]> qbig;
+  T* q = svd_left_reflectors<struct svd_q_tag>(m, n, a, ucols, ldq, qbig);
+  orgqr_cm(m, ucols, n, q, ldq, tq);
+  for (index_t j = 0; j < ucols; ++j) std::copy_n(q + j * ldq, m, ut + j * m);
+  // Row i of vh is the conjugated column i - 1 of P'.
+  std::fill(vh, vh + n * n, T(0));
+  vh[0] = T(1);
+  const index_t n1 = n - 1;
+  if (n1 == 0) return;
+  const index_t ldp = padded_ld<T>(n1);
+  std::unique_ptr<T[]> pbig;
+  T* p = svd_right_reflectors<struct svd_p_tag>(n, a, ldp, pbig);
+  orgqr_cm(n1, n1, n1, p, ldp, tp);
+  for (index_t i = 1; i < n; ++i)
+    for (index_t j = 1; j < n; ++j) vh[i * n + j] = conj_of(p[(j - 1) + (i - 1) * ldp]);
+}
+
+/// The singular vectors by divide and conquer (LAPACK's gesdd): B = Ub diag(s) Vb^T
+/// (bidiagonal_dc), then U = Q diag(Ub, I) and V = P Vb by applying the reflectors to Ub and Vb
+/// (ormqr: 2 n^3 flops each for a square matrix, where forming Q and P and multiplying would take
+/// 4/3 n^3 + 2 n^3). s, ut and vh come out in descending order of the singular values.
+template <class T>
+bool svd_vectors_dc(index_t m, index_t n, const T* a, real_t<T>* s, const real_t<T>* e, const T* tq, const T* tp,
+                    T* ut, index_t ucols, T* vh) {
+  using Rl = real_t<T>;
+  const std::size_t nn = static_cast<std::size_t>(n * n);
+  std::unique_ptr<Rl[]> bbig;
+  Rl* ub = reusable_scratch<struct svd_dc_tag>(2 * nn, bbig);
+  Rl* vb = ub + nn;
+  if (!bidiagonal_dc<Rl>(n, s, e, ub, n, vb, n)) return false;
+  std::unique_ptr<T[]> qbig, cbig;
+  const index_t ldq = padded_ld<T>(m);
+  const T* q = svd_left_reflectors<struct svd_q_tag>(m, n, a, n, ldq, qbig);
+  T* c = reusable_scratch<struct svd_c_tag>(static_cast<std::size_t>(ldq * ucols), cbig);
+  for (index_t j = 0; j < ucols; ++j) {
+    T* col = c + j * ldq;
+    std::fill(col, col + m, T(0));
+    if (j < n)
+      for (index_t i = 0; i < n; ++i) col[i] = T(ub[i + j * n]);
+    else
+      col[j] = T(1);
+  }
+  ormqr_cm(false, m, ucols, n, q, ldq, tq, c, ldq);
+  // bidiagonal_dc's order is ascending: the rows of ut and vh are written in descending order.
+  std::reverse(s, s + n);
+  for (index_t j = 0; j < ucols; ++j) std::copy_n(c + j * ldq, m, ut + (j < n ? n - 1 - j : j) * m);
+  // V = diag(1, P') Vb, column-major with leading dimension ldp; row i of vh is conj(column i).
+  const index_t n1 = n - 1, ldp = padded_ld<T>(n);
+  std::unique_ptr<T[]> pbig;
+  const T* p = svd_right_reflectors<struct svd_p_tag>(n, a, padded_ld<T>(n1), pbig);
+  for (index_t j = 0; j < n; ++j)
+    for (index_t i = 0; i < n; ++i) c[i + j * ldp] = T(vb[i + j * n]);
+  ormqr_cm(false, n1, n, n1, p, padded_ld<T>(n1), tp, c + 1, ldp);
+  for (index_t i = 0; i < n; ++i)
+    for (index_t j = 0; j < n; ++j) vh[(n - 1 - i) * n + j] = conj_of(c[j + i * ldp]);
+  return true;
+}
+
+/// Orders above this take the divide-and-conquer bidiagonal SVD when the vectors are wanted (the
+/// two paths measured level at 48 for double, divide and conquer 1.1x faster at 64 and 1.45x at
+/// 256 on the Zen 4 machine of docs/benchmarks.md).
+inline constexpr index_t bdsdc_crossover = 48;
 
 /// The SVD of one m x n row-major matrix a (m >= n; destroyed). s receives the n singular values in
 /// descending order. With vectors: ut (ucols x m, ucols = n or m) receives U^T (row j = column j
@@ -586,39 +450,14 @@ bool svd_tall(index_t m, index_t n, T* a, real_t<T>* s, T* ut, index_t ucols, T*
   std::vector<T> tq(static_cast<std::size_t>(n)), tp(static_cast<std::size_t>(n)), w;
   bidiagonalize(m, n, a, s, e.data(), tq.data(), tp.data(), w);
   constexpr index_t cf = is_complex_v<T> ? 2 : 1;
-  if (ut) {
-    // Q = H(0) ... H(n-1) (m x ucols) by the blocked orgqr on a column-major copy of the left
-    // reflectors; column j of Q is row j of ut.
-    // The work matrices come from per-thread buffers kept between calls (fresh pages would cost a
-    // page fault each), zeroed here.
-    const index_t ldq = padded_ld<T>(m);
-    std::unique_ptr<T[]> qbig;
-    T* q = reusable_scratch<struct svd_q_tag>(static_cast<std::size_t>(ldq * ucols), qbig);
-    std::fill(q, q + ldq * ucols, T(0));
-    for (index_t k = 0; k < n; ++k)
-      for (index_t i = k + 1; i < m; ++i) q[i + k * ldq] = a[i * n + k];
-    orgqr_cm(m, ucols, n, q, ldq, tq.data());
-    for (index_t j = 0; j < ucols; ++j) std::copy_n(q + j * ldq, m, ut + j * m);
-    // P = diag(1, P'), P' = G(0) ... G(n-2) on indices 1..n-1, the same way; vh = P^H, so row i
-    // of vh is the conjugated column i - 1 of P'.
-    std::fill(vh, vh + n * n, T(0));
-    vh[0] = T(1);
-    const index_t n1 = n - 1;
-    if (n1 > 0) {
-      const index_t ldp = padded_ld<T>(n1);
-      std::unique_ptr<T[]> pbig;
-      T* p = reusable_scratch<struct svd_p_tag>(static_cast<std::size_t>(ldp * n1), pbig);
-      std::fill(p, p + ldp * n1, T(0));
-      for (index_t k = 0; k < n1; ++k)
-        for (index_t i = k + 1; i < n1; ++i) p[i + k * ldp] = a[k * n + i + 1];
-      orgqr_cm(n1, n1, n1, p, ldp, tp.data());
-      for (index_t i = 1; i < n; ++i)
-        for (index_t j = 1; j < n; ++j) vh[i * n + j] = conj_of(p[(j - 1) + (i - 1) * ldp]);
-    }
-  }
   Rl* utr = reinterpret_cast<Rl*>(ut);
   Rl* vhr = reinterpret_cast<Rl*>(vh);
-  if (!bidiagonal_qr<Rl>(n, s, e.data(), utr, m * cf, m * cf, vhr, n * cf, n * cf)) return false;
+  if (ut && n > bdsdc_crossover) {
+    if (!svd_vectors_dc(m, n, a, s, e.data(), tq.data(), tp.data(), ut, ucols, vh)) return false;
+  } else {
+    if (ut) svd_form_qp(m, n, a, tq.data(), tp.data(), ut, ucols, vh);
+    if (!bidiagonal_qr<Rl>(n, s, e.data(), utr, m * cf, m * cf, vhr, n * cf, n * cf)) return false;
+  }
   // Signs, then descending order (the vectors' rows permuted alike).
   for (index_t i = 0; i < n; ++i) {
     if (s[i] < Rl(0)) {

@@ -20,14 +20,17 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "tl/core/complex.hpp"
 #include "tl/core/config.hpp"
 #include "tl/core/dtype.hpp"
+#include "tl/linalg/detail/aligned_buffer.hpp"
 #include "tl/linalg/detail/gemm.hpp"
 #include "tl/linalg/detail/geqrf.hpp"
 #include "tl/linalg/detail/gesvd.hpp"
+#include "tl/linalg/detail/secular.hpp"
 
 namespace tl::linalg::detail {
 
@@ -259,79 +262,6 @@ bool tridiagonal_ql(index_t n, R* d, R* e, R* y, index_t len) {
   return true;
 }
 
-/// One root of the secular equation f(x) = 1 + rho sum_j z_j^2 / (dl_j - x) (k poles dl ascending
-/// and apart, z_j != 0, rho > 0, sum z_j^2 = 1): root i lies in (dl_i, dl_{i+1}), the last one in
-/// (dl_{k-1}, dl_{k-1} + rho]. The root is found as dl_o + tau from the nearer pole o (chosen by
-/// the sign of f at the midpoint), so that delta_j = dl_j - lambda = (dl_j - dl_o) - tau is accurate
-/// even next to the pole. Iteration: the zero of a model with the two neighbouring poles matching f
-/// and f' (Li's "middle way"), kept inside a bracket that f's sign narrows, with bisection as the
-/// fallback. Writes delta (k values) and returns lambda.
-template <class R>
-R secular_root(index_t k, index_t i, const R* dl, const R* z, R rho, R* delta) {
-  const R eps = std::numeric_limits<R>::epsilon();
-  const bool last = i + 1 == k;
-  index_t o = i;
-  R lo = 0, hi = rho;
-  if (!last) {
-    const R gap = dl[i + 1] - dl[i], mid = gap / 2;
-    R f = 1;
-    for (index_t j = 0; j < k; ++j) f += rho * z[j] * z[j] / ((dl[j] - dl[i]) - mid);
-    if (f >= 0) {
-      hi = mid;
-    } else {
-      o = i + 1;
-      lo = -(gap - mid);
-      hi = 0;
-    }
-  }
-  R tau = (lo + hi) / 2;
-  for (index_t j = 0; j < k; ++j) delta[j] = (dl[j] - dl[o]) - tau;
-  for (int iter = 0; iter < 100; ++iter) {
-    R psi = 0, dpsi = 0, phi = 0, dphi = 0;
-    for (index_t j = 0; j <= i; ++j) {
-      const R t = z[j] / delta[j];
-      psi += z[j] * t;
-      dpsi += t * t;
-    }
-    for (index_t j = i + 1; j < k; ++j) {
-      const R t = z[j] / delta[j];
-      phi += z[j] * t;
-      dphi += t * t;
-    }
-    psi *= rho, dpsi *= rho, phi *= rho, dphi *= rho;
-    const R w = 1 + psi + phi;
-    if (std::abs(w) <= eps * (8 * (1 + phi - psi) + std::abs(tau) * (dpsi + dphi))) break;
-    if (w < 0)
-      lo = tau;
-    else
-      hi = tau;
-    const R di = delta[i];
-    R eta;
-    if (!last) {
-      const R di1 = delta[i + 1];
-      const R c = w - di * dpsi - di1 * dphi;
-      const R a = c * (di + di1) + di * di * dpsi + di1 * di1 * dphi, b = di * di1 * w;
-      if (c == 0) {
-        eta = b / a;
-      } else {
-        const R disc = std::sqrt(std::max(R(0), a * a - 4 * b * c));
-        eta = a <= 0 ? (a - disc) / (2 * c) : 2 * b / (a + disc);
-      }
-    } else {
-      const R c = w - di * dpsi;  // the model c + di^2 f' / (di - eta)
-      eta = c > 0 ? di + di * di * dpsi / c : std::numeric_limits<R>::quiet_NaN();
-    }
-    R next = tau + eta;
-    if (!(next > lo && next < hi)) next = lo + (hi - lo) / 2;
-    if (next == tau) break;
-    eta = next - tau;
-    tau = next;
-    for (index_t j = 0; j < k; ++j) delta[j] -= eta;
-  }
-  for (index_t j = 0; j < k; ++j) delta[j] = (dl[j] - dl[o]) - tau;
-  return dl[o] + tau;
-}
-
 /// Merges two solved halves (LAPACK's laed1 - laed3): on entry the n x n column-major block q
 /// (leading dimension ldq) holds Q1 (m x m, top left) and Q2 (bottom right, zeros elsewhere), d the
 /// two halves' eigenvalues, ascending within each, of T1 - |beta| e_m e_m^T and T2 - |beta| e_1 e_1^T
@@ -361,38 +291,16 @@ void tridiagonal_dc_merge(index_t n, index_t m, R* d, R beta, R* q, index_t ldq)
   std::vector<int> kind(sz(n));
   for (index_t j = 0; j < n; ++j) kind[sz(j)] = j < m ? 0 : 2;
   std::vector<index_t> kept, deflated;
-  index_t p = -1;
-  for (const index_t j : order) {
-    if (rho * std::abs(z[sz(j)]) <= tol) {
-      deflated.push_back(j);
-      continue;
-    }
-    if (p >= 0) {
-      R s = z[sz(p)], c = z[sz(j)];
-      const R r = std::hypot(c, s), t = d[j] - d[p];
-      c /= r;
-      s = -s / r;
-      if (std::abs(t * c * s) <= tol) {
-        z[sz(j)] = r;
-        z[sz(p)] = 0;
-        rotate_rows(q + p * ldq, q + j * ldq, n, c, s);
-        if (kind[sz(p)] != kind[sz(j)]) kind[sz(j)] = 1;
-        const R dp = d[p] * c * c + d[j] * s * s;
-        d[j] = d[p] * s * s + d[j] * c * c;
-        d[p] = dp;
-        deflated.push_back(p);
-        p = j;
-        continue;
-      }
-      kept.push_back(p);
-    }
-    p = j;
-  }
-  if (p >= 0) kept.push_back(p);
+  dc_deflate(order, d, z.data(), rho, tol, kind.data(),
+             [&](index_t p, index_t j, R c, R s) { rotate_rows(q + p * ldq, q + j * ldq, n, c, s); }, kept, deflated);
   const index_t k = static_cast<index_t>(kept.size());
-  std::vector<R> vals(sz(n)), out(sz(n * n));
+  std::vector<R> vals(sz(n));
+  // The output columns and the k x k matrix come from a per-thread buffer kept between calls.
+  std::unique_ptr<R[]> big;
+  R* out = reusable_scratch<struct tridiagonal_dc_tag>(sz(n * n + k * k), big);
+  R* s = out + n * n;
   if (k > 0) {
-    std::vector<R> dl(sz(k)), zl(sz(k)), s(sz(k * k));
+    std::vector<R> dl(sz(k)), zl(sz(k));
     for (index_t i = 0; i < k; ++i) dl[sz(i)] = d[kept[sz(i)]], zl[sz(i)] = z[sz(kept[sz(i)])];
     // Normalize z (deflation removed part of its unit norm) into rho.
     R zz = 0;
@@ -400,53 +308,34 @@ void tridiagonal_dc_merge(index_t n, index_t m, R* d, R beta, R* q, index_t ldq)
     const R zn = std::sqrt(zz);
     for (index_t i = 0; i < k; ++i) zl[sz(i)] /= zn;
     const R rk = rho * zz;
-    for (index_t i = 0; i < k; ++i) vals[sz(i)] = secular_root(k, i, dl.data(), zl.data(), rk, s.data() + i * k);
-    // Gu-Eisenstat: zhat_j^2 rho = -prod_i (dl_j - lambda_i) / prod_{i != j} (dl_j - dl_i).
+    for (index_t i = 0; i < k; ++i) vals[sz(i)] = secular_root(k, i, dl.data(), zl.data(), rk, s + i * k);
+    const auto gap = [&](index_t a, index_t b) { return dl[sz(a)] - dl[sz(b)]; };
     std::vector<R> zh(sz(k));
-    for (index_t j = 0; j < k; ++j) {
-      R w = s[sz(j + j * k)];
-      for (index_t i = 0; i < k; ++i)
-        if (i != j) w *= s[sz(j + i * k)] / (dl[sz(j)] - dl[sz(i)]);
-      zh[sz(j)] = std::copysign(std::sqrt(std::max(R(0), -w)), zl[sz(j)]);
-    }
-    // Column i of S: zhat_j / (dl_j - lambda_i), normalized; its rows grouped by kind.
-    std::vector<index_t> grp(sz(k));
-    for (index_t i = 0; i < k; ++i) grp[sz(i)] = i;
-    std::stable_sort(grp.begin(), grp.end(),
-                     [&](index_t a, index_t b) { return kind[sz(kept[sz(a)])] < kind[sz(kept[sz(b)])]; });
-    index_t n0 = 0, n2 = 0;
+    secular_z(k, gap, s, zl.data(), zh.data());
+    // Column i of S: zhat_j / (dl_j - lambda_i), normalized.
     for (index_t i = 0; i < k; ++i) {
-      const int kd = kind[sz(kept[sz(i)])];
-      n0 += kd == 0;
-      n2 += kd == 2;
-    }
-    std::vector<R> sg(sz(k * k)), qg(sz(n * k));
-    for (index_t i = 0; i < k; ++i) {
-      R* col = s.data() + i * k;
+      R* col = s + i * k;
       R nrm = 0;
       for (index_t j = 0; j < k; ++j) {
         col[j] = zh[sz(j)] / col[j];
         nrm += col[j] * col[j];
       }
       nrm = R(1) / std::sqrt(nrm);
-      for (index_t g = 0; g < k; ++g) sg[sz(g + i * k)] = col[grp[sz(g)]] * nrm;
+      for (index_t j = 0; j < k; ++j) col[j] *= nrm;
     }
-    for (index_t g = 0; g < k; ++g) std::copy_n(q + kept[sz(grp[sz(g)])] * ldq, n, qg.data() + g * n);
     // Rows 0..m-1 mix the top-only and mixed columns; rows m..n-1 the mixed and bottom-only ones.
-    gemm<R>(m, k, k - n2, R(1), mat_ref<R>{qg.data(), 1, n}, mat_ref<R>{sg.data(), 1, k}, R(0), out.data(), 1, n);
-    gemm<R>(n - m, k, k - n0, R(1), mat_ref<R>{qg.data() + m + n0 * n, 1, n}, mat_ref<R>{sg.data() + n0, 1, k}, R(0),
-            out.data() + m, 1, n);
+    dc_vector_update(n, m, k, kept.data(), kind.data(), q, ldq, s, out);
   }
   for (index_t i = 0; i < n - k; ++i) {
     const index_t j = deflated[sz(i)];
     vals[sz(k + i)] = d[j];
-    std::copy_n(q + j * ldq, n, out.data() + (k + i) * n);
+    std::copy_n(q + j * ldq, n, out + (k + i) * n);
   }
   for (index_t j = 0; j < n; ++j) order[sz(j)] = j;
   std::stable_sort(order.begin(), order.end(), [&](index_t a, index_t b) { return vals[sz(a)] < vals[sz(b)]; });
   for (index_t j = 0; j < n; ++j) {
     d[j] = vals[sz(order[sz(j)])];
-    std::copy_n(out.data() + order[sz(j)] * n, n, q + j * ldq);
+    std::copy_n(out + order[sz(j)] * n, n, q + j * ldq);
   }
 }
 
