@@ -24,6 +24,9 @@
 //             above are also timed with vectorize.
 //   jacobian_softmax: the 128 x 128 Jacobian of f(x) = softmax(A x) + cumsum(x) in float, the same
 //             three ways: nodes with batched rules of their own (softmax, cumsum) in the vectorized pass.
+//   jacobian_views: the [8, 16] x 128 Jacobian of f(x) = p * q + sin(p), p = x.reshape(16, 8).t(),
+//             q = x.reshape(16, 8).flip(1).t(), in float, the same three ways: views (reshape,
+//             transpose, flip) with their batched rule in the vectorized pass.
 //
 // Diagnostics beside the cases: the chain's forward under no_grad, the whole chain step with the host
 // block cache off, its two gradients written by hand as fused tl expressions, the backward of sum(f(x) * w) for f = sin, tanh, sigmoid, and the five
@@ -1032,6 +1035,50 @@ void BM_jacobian_softmax_torch(benchmark::State& state) {
                       });
 }
 BENCHMARK(BM_jacobian_softmax_torch)->Apply(real_time_us);
+#endif
+
+// ===== (h) Jacobian through views: f(x) = p * q + sin(p), p = x.reshape(16, 8).t(), q = the same
+// with its columns flipped; x: 128 floats, f: [8, 16] ======================================================
+
+const jac_case& jacobian_views_case() {
+  static const jac_case c = [] {
+    tl::manual_seed(8);
+    jac_case r{tl::tensor<float, 2>(tl::zeros<float>(1, 1)), tl::tensor<float, 1>(tl::randn<float>(j_n)), {}};
+    // f[a, b] = x[8 b + a] x[8 b + 7 - a] + sin(x[8 b + a]), row (a, b) of the Jacobian at a * 16 + b
+    r.want.assign(j_n * j_n, 0.0);
+    for (std::int64_t a = 0; a < 8; ++a)
+      for (std::int64_t b = 0; b < 16; ++b) {
+        const std::int64_t row = a * 16 + b, i = 8 * b + a, k = 8 * b + 7 - a;
+        r.want[row * j_n + i] = double(r.x(k)) + std::cos(double(r.x(i)));
+        r.want[row * j_n + k] = double(r.x(i));
+      }
+    return r;
+  }();
+  return c;
+}
+
+void time_jacobian_views_tl(benchmark::State& state, bool vectorize) {
+  const auto& c = jacobian_views_case();
+  auto f = [](const tl::tensor<float, 1>& v) {
+    const auto p = v.reshape(16, 8).t(), q = v.reshape(16, 8).flip(1).t();
+    return tl::tensor<float, 2>(p * q + tl::sin(p));
+  };
+  time_jacobian_tl(state, vectorize ? "tl views jacobian, vectorized" : "tl views jacobian", c, f, vectorize);
+}
+void BM_jacobian_views_tl(benchmark::State& state) { time_jacobian_views_tl(state, false); }
+BENCHMARK(BM_jacobian_views_tl)->Apply(real_time_us);
+void BM_jacobian_views_tl_vectorized(benchmark::State& state) { time_jacobian_views_tl(state, true); }
+BENCHMARK(BM_jacobian_views_tl_vectorized)->Apply(real_time_us);
+
+#ifdef TL_BENCH_HAVE_TORCH
+void BM_jacobian_views_torch(benchmark::State& state) {
+  time_jacobian_torch(state, "torch views jacobian", jacobian_views_case(),
+                      [](const torch::Tensor&, const torch::Tensor& x) {
+                        const auto p = x.reshape({16, 8}).t(), q = x.reshape({16, 8}).flip({1}).t();
+                        return (p * q + torch::sin(p)).reshape({-1});
+                      });
+}
+BENCHMARK(BM_jacobian_views_torch)->Apply(real_time_us);
 #endif
 
 }  // namespace

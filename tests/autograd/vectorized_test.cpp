@@ -1,9 +1,10 @@
 // jacobian / hessian with vectorize = true: one backward pass carrying every output element's
 // cotangent. Checked against central differences computed here, against closed forms, and against
 // the row-by-row path (one backward pass per row), on functions whose graphs mix nodes with a
-// batched rule (fused elementwise expressions, sum, mean, softmax, log_softmax, cumsum, cumprod, cat,
-// matmul without batch dims, expand, conj) and nodes that run cotangent by cotangent (other
-// reductions and views, batched matmul, cumprod of an input with zeros).
+// batched rule (fused elementwise expressions, sum, mean, prod, amax / amin, var, std, norm,
+// logsumexp, softmax, log_softmax, cumsum, cumprod, cat, matmul without batch dims, expand, conj and
+// the other views) and nodes that run cotangent by cotangent (max / min with indices, batched
+// matmul, cumprod of an input with zeros).
 #define TL_AUTOGRAD 2
 #include <doctest/doctest.h>
 
@@ -115,6 +116,28 @@ TEST_CASE("vectorized jacobian through reductions, softmax, matmul, views and ca
   check_same(ag::jacobian([](const M2& v) { return M2(tl::cumprod(v, 1)); }, xz, vec_on),
              ag::jacobian([](const M2& v) { return M2(tl::cumprod(v, 1)); }, xz), 1e-14);
   check_jacobian([](const M2& v) { return M2(tl::prod(v, 1, tl::keepdim) * v); }, x);
+  // prod, amax / amin, var, std, norm and logsumexp (batched rule: the batch times a local factor)
+  check_jacobian([](const M2& v) { return tl::prod(v, 0); }, x);
+  check_same(ag::jacobian([](const M2& v) { return tl::prod(v, 1); }, xz, vec_on),
+             ag::jacobian([](const M2& v) { return tl::prod(v, 1); }, xz), 1e-14);
+  check_jacobian([](const M2& v) { return M2(tl::amax(v, 1, tl::keepdim) * v); }, x);
+  M2 xt = x.clone();
+  xt(2, 1) = xt(2, 3);  // a tie: the gradient is shared
+  check_same(ag::jacobian([](const M2& v) { return tl::amin(v * v, 1); }, xt, vec_on),
+             ag::jacobian([](const M2& v) { return tl::amin(v * v, 1); }, xt), 1e-14);
+  check_jacobian([](const M2& v) { return tl::var(v, 1); }, x);
+  check_jacobian([](const M2& v) { return M2(tl::std(v, 0, tl::keepdim) * v); }, x);
+  check_jacobian([](const M2& v) { return tl::norm(v, 2.0, 1); }, x);
+  check_jacobian([](const M2& v) { return tl::norm(v, 3.0, 0); }, x);
+  check_jacobian([](const M2& v) { return tl::logsumexp(v * 2.0, 1); }, x);
+  // injective views (batched rule: the cotangents written through the view of every block at once)
+  check_jacobian([](const M2& v) { return V1(v.select(1, 2) * v.select(0, 1).narrow(0, 0, 3)); }, x);
+  check_jacobian([](const M2& v) { return V1(v.narrow(1, 0, 3).diagonal() * 2.0); }, x);
+  check_jacobian([](const M2& v) {
+    return tl::tensor<double, 3>(v.reshape(2, 3, 2).permute({2, 0, 1}) * tl::sin(v.reshape(2, 2, 3).permute({1, 0, 2}).reshape(2, 3, 2).permute({2, 0, 1})));
+  }, x);
+  check_jacobian([](const M2& v) { return M2(v.t().narrow(0, 1, 2).flip(1) + v.unsqueeze(0).squeeze(0).narrow(0, 0, 2).narrow(1, 1, 3)); }, x);
+  check_jacobian([](const M2& v) { return tl::tensor<double, 3>(v.unsqueeze(1).expand(3, 2, 4) * v.narrow(0, 1, 2)); }, x);
   // a scalar output: the jacobian is the gradient
   check_jacobian([](const M2& v) { return tl::tensor<double, 0>(tl::sum(tl::exp(v) * v)); }, x);
 }
@@ -158,8 +181,13 @@ TEST_CASE("vectorized jacobian of complex functions agrees with the row-by-row p
   auto f = [](const C1& v) { return C1(v * v + tl::exp(v) * v.flip(0)); };
   // conj views, cumsum and cumprod of complex values (batched rules)
   auto g = [](const C1& v) { return C1(tl::cumprod(v.conj(), 0) + tl::cumsum(v * v, 0) * C1(v.conj())); };
+  // real and imag views of complex values, and a narrowed conj view (batched view rules)
+  auto h = [](const C1& v) {
+    return C1(tl::complex<double>(0.5, 1.0) * C1(v.real() * v.imag()) + v.conj().narrow(0, 0, 3).flip(0) * v);
+  };
   for (const auto& jv_jl : {std::make_pair(ag::jacobian(f, z, vec_on), ag::jacobian(f, z)),
-                            std::make_pair(ag::jacobian(g, z, vec_on), ag::jacobian(g, z))}) {
+                            std::make_pair(ag::jacobian(g, z, vec_on), ag::jacobian(g, z)),
+                            std::make_pair(ag::jacobian(h, z, vec_on), ag::jacobian(h, z))}) {
     const auto& [jv, jl] = jv_jl;
     REQUIRE(jv.shape() == jl.shape());
     for (int i = 0; i < 3; ++i)

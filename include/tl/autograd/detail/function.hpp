@@ -55,11 +55,12 @@ struct fn_node final : typed_node<typename Out::value_type, Out::rank> {
                                             const std::array<bool, n_in>& need)>;
   /// Optional batched rule for the vectorized backward: bbw(gb, inputs, result, need), the gradients
   /// of every cotangent (leading dim) from gb = [batch] ++ the output's shape; contiguous results; it
-  /// must not record anything.
+  /// must not record anything. A rule that returns nullopt declines: the plain rule then runs once
+  /// per cotangent, as for a node without one.
   using batched_grads_t = std::tuple<tensor<typename In::value_type, In::rank + 1>...>;
-  using batched_fn = std::function<batched_grads_t(const tensor<typename Out::value_type, Out::rank + 1>& gb,
-                                                   const inputs_t& in, const Out& result,
-                                                   const std::array<bool, n_in>& need)>;
+  using batched_fn = std::function<std::optional<batched_grads_t>(
+      const tensor<typename Out::value_type, Out::rank + 1>& gb, const inputs_t& in, const Out& result,
+      const std::array<bool, n_in>& need)>;
 
   const char* m_name;
   std::tuple<saved_tensor<In>...> saved;
@@ -96,8 +97,12 @@ struct fn_node final : typed_node<typename Out::value_type, Out::rank> {
       return;
     }
     inputs_t in = unpack(std::index_sequence_for<In...>{});
-    batched_grads_t grads = bbw(gb, in, saved_result(), need);
-    send_batched(grads, ctx, std::index_sequence_for<In...>{});
+    std::optional<batched_grads_t> grads = bbw(gb, in, saved_result(), need);
+    if (!grads) {
+      typed_node<typename Out::value_type, Out::rank>::apply_batched(gb, ctx);
+      return;
+    }
+    send_batched(*grads, ctx, std::index_sequence_for<In...>{});
   }
 
  private:

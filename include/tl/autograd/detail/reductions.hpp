@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <tuple>
 
 #include "tl/autograd/detail/expr_node.hpp"
@@ -249,6 +250,29 @@ Out record_reduction(F fwd, const E& e, grad_info info, const A&... args) {
     };
     record_fn_batched(names[static_cast<int>(K)], y, std::move(bw), std::move(bbw), std::array<bool, 1>{reads}, keep,
                       x);
+  } else if constexpr (std::is_same_v<typename Y::value_type, V>) {
+    // Vectorized backward of prod, amax / amin, var, std, norm and logsumexp: each rule is the output
+    // gradient, broadcast over the reduced dims, times a local factor (linear in the gradient), so
+    // the factor comes once from the plain rule for a gradient of ones and the whole batch is
+    // multiplied by it in one pass (0 where the factor is exactly 0, as for fused nodes).
+    const shape_t<R> xs = x.shape();
+    auto bbw = [ki, info, xs](const tensor<V, Y::rank + 1>& gb, const std::tuple<tensor<V, R>>& in,
+                              const dyn_tensor_t<Y>& res, const auto&) {
+      no_grad guard;
+      const auto& x = std::get<0>(in);
+      const tensor<V, R> yk = res.defined() ? tensor<V, R>(res.reshape(ki.keep)) : undefined_tensor<V, R>();
+      const tensor<V, R> factor = reduction_backward<K, V>(ones<V>(ki.keep, x.device()), x, yk, ki, info);
+      const index_t batch = gb.shape()[0];
+      const tensor<V, 1> gf = flat_view(gb);
+      const auto kb = batched_shape(batch, ki.keep);
+      const tensor<V, R + 1> gk(gf.storage_handle(), gf.data(), kb, contiguous_strides(kb), gf.is_conj());
+      tensor<V, R + 1> out(batched_shape(batch, xs), gb.device());
+      const auto f = to_node(factor.unsqueeze(0));
+      eval_into<assign_op::set>(out, tl::where(f == V(0), V(0), to_node(gk) * f));
+      return std::make_tuple(out);
+    };
+    record_fn_batched(names[static_cast<int>(K)], y, std::move(bw), std::move(bbw), std::array<bool, 1>{reads}, keep,
+                      x);
   } else {
     record_fn(names[static_cast<int>(K)], y, std::move(bw), std::array<bool, 1>{reads}, keep, x);
   }
@@ -416,18 +440,13 @@ tensor<value_of<E>, rank_of<E>> record_dim_op(F fwd, const E& e, index_t dim) {
       return std::make_tuple(tensor<V, R>(out.transpose(di, -1).contiguous()));
     }
   };
-  // Vectorized backward: every cotangent at once; cumprod of an input with zeros runs its exact rule
-  // once per cotangent.
-  auto bbw = [keep, d, bw](const tensor<V, R + 1>& gb, const std::tuple<tensor<V, R>>& in, const tensor<V, R>& res,
-                           const std::array<bool, 1>& need) {
+  // Vectorized backward: every cotangent at once; cumprod of an input with zeros declines (its exact
+  // rule then runs once per cotangent).
+  auto bbw = [keep, d](const tensor<V, R + 1>& gb, const std::tuple<tensor<V, R>>& in, const tensor<V, R>& res,
+                       const std::array<bool, 1>&) -> std::optional<std::tuple<tensor<V, R + 1>>> {
     const auto& x = std::get<0>(in);
     if constexpr (K == dim_kind::cumprod) {
-      if (tl::any_of(x.detach() == 0).item()) {
-        tensor<V, R + 1> out(gb.shape(), gb.device());
-        for (index_t b = 0; b < gb.shape()[0]; ++b)
-          raw_write(batch_slice<V, R>(out, b), std::get<0>(bw(batch_slice<V, R>(gb, b), in, res, need)), false);
-        return std::make_tuple(out);
-      }
+      if (tl::any_of(x.detach() == 0).item()) return std::nullopt;
     }
     return std::make_tuple(dim_op_batched<K, V, R>(gb, x, res, keep, d));
   };

@@ -5,7 +5,7 @@
 /// The gradient of an injective view (slice, select, transpose, diagonal, real/imag, ...) with
 /// respect to its source is the output gradient written through the same view into zeros shaped
 /// like the source. expand() sums over the broadcast dims; conj() conjugates; contiguous()/clone()
-/// pass the gradient through.
+/// pass the gradient through. Each has a batched rule for the vectorized backward.
 #include <array>
 #include <tuple>
 
@@ -99,6 +99,42 @@ tensor<S, RS> view_scatter(const G& g, const shape_t<RS>& shape, tl::device dev,
   return gs;
 }
 
+/// The vectorized backward of an injective view: zeros [m, source shape] with the [m, ...] batch of
+/// cotangents gb added through the view of every block at once. The view `refn` takes of one
+/// contiguous source-shaped block fixes an offset, strides and a conjugate flag; the same view of
+/// block b lies b block sizes further on, so the batched view is that view with a leading dim of
+/// stride one block (counted in the view's elements: a real or imag view of complex blocks has two
+/// per source element). Should refn not give a view into the block, each block is written on its
+/// own.
+template <class T, std::size_t RS, class Vt, std::size_t RO, class F>
+tensor<T, RS + 1> view_scatter_batched(const tensor<Vt, RO + 1>& gb, const shape_t<RS>& shape, tl::device dev,
+                                       const F& refn) {
+  no_grad guard;
+  const index_t m = gb.shape()[0], block = numel(shape);
+  tensor<T, RS + 1> zb = zeros<T>(batched_shape(m, shape), dev);
+  if (m == 0 || block == 0) return zb;
+  const auto block_of = [&](index_t b) {
+    return tensor<T, RS>(zb.storage_handle(), zb.data() + b * block, shape, contiguous_strides(shape));
+  };
+  const auto v0 = refn(block_of(0));
+  const auto* lo = reinterpret_cast<const char*>(zb.data());
+  const auto* p = reinterpret_cast<const char*>(v0.data());
+  constexpr std::size_t ratio = sizeof(T) / sizeof(Vt);
+  const bool strided = v0.storage_handle() == zb.storage_handle() && p >= lo && p < lo + block * sizeof(T) &&
+                       ratio * sizeof(Vt) == sizeof(T);
+  if (strided) {
+    shape_t<RO + 1> bs{}, bst{};
+    bs[0] = m;
+    bst[0] = block * static_cast<index_t>(ratio);
+    for (std::size_t d = 0; d < RO; ++d) bs[d + 1] = v0.shape()[d], bst[d + 1] = v0.strides()[d];
+    basic_tensor<Vt, dextents<RO + 1>> vb(zb.storage_handle(), const_cast<Vt*>(v0.data()), bs, bst, v0.is_conj());
+    vb += gb;
+  } else {
+    for (index_t b = 0; b < m; ++b) refn(block_of(b)) += gb.select(0, b);
+  }
+  return zb;
+}
+
 template <view_kind Kind, class T, class Ext, class V, class F>
 void record_view(const basic_tensor<T, Ext>& src, V& out, F&& refn, const char* name) {
   if (!src.requires_grad() || !is_grad_enabled()) return;
@@ -107,8 +143,8 @@ void record_view(const basic_tensor<T, Ext>& src, V& out, F&& refn, const char* 
   using O = dyn_tensor_t<V>;
   const shape_t<RS> shape = src.shape();
   const tl::device dev = src.device();
-  auto bw = [refn = std::decay_t<F>(std::forward<F>(refn)), shape, dev](const O& g, const auto&, const auto&,
-                                                                       const auto&) -> std::tuple<S> {
+  const std::decay_t<F> fn(std::forward<F>(refn));
+  auto bw = [refn = fn, shape, dev](const O& g, const auto&, const auto&, const auto&) -> std::tuple<S> {
     if constexpr (Kind == view_kind::expand) {
       return {sum_to(g, shape)};
     } else if constexpr (Kind == view_kind::conj) {
@@ -145,7 +181,13 @@ void record_view(const basic_tensor<T, Ext>& src, V& out, F&& refn, const char* 
     };
     record_fn_batched(name, out, std::move(bw), std::move(bbw), std::array<bool, 1>{false}, false, src);
   } else {
-    record_fn(name, out, std::move(bw), std::array<bool, 1>{false}, false, src);
+    // Vectorized backward: the cotangents written through the view into a batch of zero blocks.
+    constexpr std::size_t RO = V::rank;
+    using Vt = typename V::value_type;
+    auto bbw = [fn, shape, dev](const tensor<Vt, RO + 1>& gb, const auto&, const auto&, const auto&) {
+      return std::make_tuple(view_scatter_batched<T, RS, Vt, RO>(gb, shape, dev, fn));
+    };
+    record_fn_batched(name, out, std::move(bw), std::move(bbw), std::array<bool, 1>{false}, false, src);
   }
   out.autograd_meta_handle()->is_view = Kind != view_kind::identity;
 }
