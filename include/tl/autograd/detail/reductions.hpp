@@ -253,8 +253,9 @@ Out record_reduction(F fwd, const E& e, grad_info info, const A&... args) {
   } else if constexpr (std::is_same_v<typename Y::value_type, V>) {
     // Vectorized backward of prod, amax / amin, var, std, norm and logsumexp: each rule is the output
     // gradient, broadcast over the reduced dims, times a local factor (linear in the gradient), so
-    // the factor comes once from the plain rule for a gradient of ones and the whole batch is
-    // multiplied by it in one pass (0 where the factor is exactly 0, as for fused nodes).
+    // the factor comes once from the plain rule for a gradient of ones; the cotangents, broadcast
+    // one by one (rank-R kernels), are multiplied by it in one flat pass shared with the fused
+    // nodes (0 where the factor is exactly 0, as there).
     const shape_t<R> xs = x.shape();
     auto bbw = [ki, info, xs](const tensor<V, Y::rank + 1>& gb, const std::tuple<tensor<V, R>>& in,
                               const dyn_tensor_t<Y>& res, const auto&) {
@@ -266,10 +267,10 @@ Out record_reduction(F fwd, const E& e, grad_info info, const A&... args) {
       const tensor<V, 1> gf = flat_view(gb);
       const auto kb = batched_shape(batch, ki.keep);
       const tensor<V, R + 1> gk(gf.storage_handle(), gf.data(), kb, contiguous_strides(kb), gf.is_conj());
-      tensor<V, R + 1> out(batched_shape(batch, xs), gb.device());
-      const auto f = to_node(factor.unsqueeze(0));
-      eval_into<assign_op::set>(out, tl::where(f == V(0), V(0), to_node(gk) * f));
-      return std::make_tuple(out);
+      tensor<V, R + 1> ge(batched_shape(batch, xs), gb.device());
+      for (index_t b = 0; b < batch; ++b)
+        raw_write(batch_slice<V, R>(ge, b), tensor<V, R>(batch_slice<V, R>(gk, b).expand(xs)), false);
+      return std::make_tuple(batched_leaf_gradient<V, R, R>(ge, &factor, xs));
     };
     record_fn_batched(names[static_cast<int>(K)], y, std::move(bw), std::move(bbw), std::array<bool, 1>{reads}, keep,
                       x);

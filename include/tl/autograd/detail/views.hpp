@@ -99,39 +99,19 @@ tensor<S, RS> view_scatter(const G& g, const shape_t<RS>& shape, tl::device dev,
   return gs;
 }
 
-/// The vectorized backward of an injective view: zeros [m, source shape] with the [m, ...] batch of
-/// cotangents gb added through the view of every block at once. The view `refn` takes of one
-/// contiguous source-shaped block fixes an offset, strides and a conjugate flag; the same view of
-/// block b lies b block sizes further on, so the batched view is that view with a leading dim of
-/// stride one block (counted in the view's elements: a real or imag view of complex blocks has two
-/// per source element). Should refn not give a view into the block, each block is written on its
-/// own.
+/// The vectorized backward of an injective view: zeros [m, source shape] with cotangent b of the
+/// [m, ...] batch gb added through the view of block b. Only rank-R kernels run (the strided add is
+/// the plain rule's own, the zeros a flat fill): evaluators for rank R + 1 would be instantiated for
+/// every view's rank and dtype (see graph.hpp).
 template <class T, std::size_t RS, class Vt, std::size_t RO, class F>
 tensor<T, RS + 1> view_scatter_batched(const tensor<Vt, RO + 1>& gb, const shape_t<RS>& shape, tl::device dev,
                                        const F& refn) {
   no_grad guard;
   const index_t m = gb.shape()[0], block = numel(shape);
-  tensor<T, RS + 1> zb = zeros<T>(batched_shape(m, shape), dev);
-  if (m == 0 || block == 0) return zb;
-  const auto block_of = [&](index_t b) {
-    return tensor<T, RS>(zb.storage_handle(), zb.data() + b * block, shape, contiguous_strides(shape));
-  };
-  const auto v0 = refn(block_of(0));
-  const auto* lo = reinterpret_cast<const char*>(zb.data());
-  const auto* p = reinterpret_cast<const char*>(v0.data());
-  constexpr std::size_t ratio = sizeof(T) / sizeof(Vt);
-  const bool strided = v0.storage_handle() == zb.storage_handle() && p >= lo && p < lo + block * sizeof(T) &&
-                       ratio * sizeof(Vt) == sizeof(T);
-  if (strided) {
-    shape_t<RO + 1> bs{}, bst{};
-    bs[0] = m;
-    bst[0] = block * static_cast<index_t>(ratio);
-    for (std::size_t d = 0; d < RO; ++d) bs[d + 1] = v0.shape()[d], bst[d + 1] = v0.strides()[d];
-    basic_tensor<Vt, dextents<RO + 1>> vb(zb.storage_handle(), const_cast<Vt*>(v0.data()), bs, bst, v0.is_conj());
-    vb += gb;
-  } else {
-    for (index_t b = 0; b < m; ++b) refn(block_of(b)) += gb.select(0, b);
-  }
+  tensor<T, RS + 1> zb = raw_zeros<T, RS + 1>(batched_shape(m, shape), dev);
+  for (index_t b = 0; b < m && block > 0; ++b)
+    refn(tensor<T, RS>(zb.storage_handle(), zb.data() + b * block, shape, contiguous_strides(shape))) +=
+        batch_slice<Vt, RO>(gb, b);
   return zb;
 }
 
