@@ -10,6 +10,7 @@
 /// kernels, tests/expr/elementwise_test.cpp; tl's float exp, sin, cos, tanh and sigmoid within
 /// 1.5 ULP, simd_math.hpp and tests/expr/float_math_test.cpp), and results for NaN, +-inf and
 /// signed zeros match <cmath>.
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -31,6 +32,29 @@ inline constexpr bool simd_float_v = std::is_same_v<T, float> || std::is_same_v<
 template <class T>
 inline constexpr bool simd_arith_v = simd_float_v<T> || std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t>;
 
+/// The double packets holding a float packet's lanes, in order (B::size / D::size of them).
+template <class B>
+TL_INLINE auto float_halves(const B& x) {
+  using D = xsimd::batch<double, typename B::arch_type>;
+  constexpr std::size_t n = B::size, m = D::size;
+  alignas(64) float xf[n];
+  alignas(64) double xd[n];
+  x.store_aligned(xf);
+  for (std::size_t i = 0; i < n; ++i) xd[i] = xf[i];
+  std::array<D, n / m> h;
+  for (std::size_t i = 0; i < n / m; ++i) h[i] = D::load_aligned(xd + i * m);
+  return h;
+}
+/// The float packet of the lanes of h (float_halves reversed), each rounded once.
+template <class B, class D, std::size_t H>
+TL_INLINE B float_join(const std::array<D, H>& h) {
+  constexpr std::size_t m = D::size;
+  alignas(64) double xd[H * m];
+  alignas(64) float xf[H * m];
+  for (std::size_t i = 0; i < H; ++i) h[i].store_aligned(xd + i * m);
+  for (std::size_t i = 0; i < H * m; ++i) xf[i] = static_cast<float>(xd[i]);
+  return B::load_aligned(xf);
+}
 /// Evaluates f on float packets through double precision (for ops whose float kernels in xsimd
 /// exceed 2 ULP): f takes one double packet per operand, and the result is the double result
 /// rounded once, within 1 ULP in float.

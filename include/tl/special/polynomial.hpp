@@ -13,8 +13,11 @@
 /// @code
 /// tl::tensor<double, 1> t5 = ts::chebyshev_polynomial_t(x, 5);
 /// @endcode
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <tuple>
 #include <utility>
 
 #include "tl/expr/node.hpp"
@@ -106,24 +109,40 @@ TL_HDI V poly_recurrence(const V& x, long long n) {
   }
   return q;
 }
-/// The recurrence on a packet whose lanes have their own degrees nv (integers; the lanes of degree
-/// >= 1 matter): it runs to nmax, and each lane keeps the value of its own degree, the same value
-/// poly_recurrence gives it.
-template <poly_kind K, class D>
-TL_INLINE D poly_recurrence_lanes(const D& x, const D& nv, long long nmax) {
+/// The recurrence on H packets (a float packet's double halves), advanced together: each step
+/// waits on one fused multiply-add of the step before, so one chain alone would leave the
+/// multiply-add units idle. With Lanes, the lanes have their own degrees nv (integers; the lanes
+/// of degree >= 1 matter): it runs to nmax, and each lane keeps the value of its own degree, the
+/// same value poly_recurrence gives it; without, every lane has degree nmax >= 1.
+template <poly_kind K, bool Lanes, class D, std::size_t H>
+TL_INLINE std::array<D, H> poly_recurrence_n(const std::array<D, H>& x, const std::array<D, H>& nv, long long nmax) {
   // Up to a multiple of 4 steps (the extra ones change no lane's value): a loop count that
   // varies from packet to packet would be mispredicted at its exit, and the packet's work with it.
-  nmax = nmax < (1ll << 60) ? (nmax + 2) / 4 * 4 + 1 : nmax;
-  const D x2 = x + x;
-  D p(1), q = poly_first<K>(x), res = q, kv(1);
-  for (long long k = 1; k < nmax; ++k) {
-    const D r = poly_step<K>(k, kv, x, x2, p, q);
-    p = q;
-    q = r;
-    kv = kv + D(1);
-    res = xsimd::select(nv == kv, r, res);
+  if constexpr (Lanes) nmax = nmax < (1ll << 60) ? (nmax + 2) / 4 * 4 + 1 : nmax;
+  std::array<D, H> x2, p, q, res;
+  for (std::size_t h = 0; h < H; ++h) {
+    x2[h] = x[h] + x[h];
+    p[h] = D(1);
+    q[h] = res[h] = poly_first<K>(x[h]);
   }
-  return res;
+  D kv(1);
+  for (long long k = 1; k < nmax; ++k) {
+    const D kn = kv + D(1);
+    for (std::size_t h = 0; h < H; ++h) {
+      const D r = poly_step<K>(k, kv, x[h], x2[h], p[h], q[h]);
+      p[h] = q[h];
+      q[h] = r;
+      if constexpr (Lanes) res[h] = xsimd::select(nv[h] == kn, r, res[h]);
+    }
+    kv = kn;
+  }
+  if constexpr (Lanes) return res;
+  else return q;
+}
+/// poly_recurrence_lanes on one packet.
+template <poly_kind K, class D>
+TL_INLINE D poly_recurrence_lanes(const D& x, const D& nv, long long nmax) {
+  return poly_recurrence_n<K, true>(std::array<D, 1>{x}, std::array<D, 1>{nv}, nmax)[0];
 }
 
 /// The polynomial of kind K and degree n at x, in double (torch's formulas and special cases).
@@ -242,20 +261,52 @@ struct poly_fn : lanewise_binary<poly_fn<K, Shifted>> {
   static constexpr const char* name = "orthogonal_polynomial";
   static TL_HDI double eval(double x, double n) { return poly_eval<K>(Shifted ? x + x - 1 : x, n); }
 
-  /// The lanes of degree nv >= 1 at y (double packets); without Mixed, every lane has degree n.
-  template <bool Mixed, class D>
-  static TL_INLINE D lanes(const D& y, const D& nv, long long n) {
-    if constexpr (K == poly_kind::t || K == poly_kind::u || K == poly_kind::v || K == poly_kind::w)
-      return chebyshev_packet<K, Mixed>(y, nv, n);
-    else if constexpr (Mixed)
-      return poly_recurrence_lanes<K>(y, nv, static_cast<long long>(lane_max(xsimd::select(nv >= D(1), nv, D(1)))));
-    else
-      return poly_recurrence<K>(y, n);
-  }
+  static constexpr bool chebyshev = K == poly_kind::t || K == poly_kind::u || K == poly_kind::v || K == poly_kind::w;
   template <class D>
   static TL_INLINE D shifted(const D& xd) {
     return Shifted ? xd + xd - D(1) : xd;  // rounded as eval rounds it (exact for a float x)
   }
+
+  /// Non-Chebyshev kinds, every lane of degree n >= 1, on H double packets (a float packet's
+  /// halves run together).
+  template <class D, std::size_t H>
+  static TL_INLINE std::array<D, H> one_degree(std::array<D, H> y, long long n) {
+    for (auto& yh : y) yh = shifted(yh);
+    std::array<D, H> res;
+    if constexpr (H == 1) res[0] = poly_recurrence<K>(y[0], n);
+    else res = poly_recurrence_n<K, false>(y, y, n);
+    for (std::size_t h = 0; h < H; ++h) res[h] = xsimd::select(xsimd::isnan(y[h]), y[h], res[h]);
+    return res;
+  }
+  /// Packets with a degree per lane, as H double packets (a float packet's halves run together).
+  template <class D, std::size_t H>
+  static TL_INLINE std::array<D, H> degree_per_lane(std::array<D, H> y, const std::array<D, H>& nd) {
+    std::array<D, H> nv;
+    double nmax = 1;
+    for (std::size_t h = 0; h < H; ++h) {
+      y[h] = shifted(y[h]);
+      // n truncated toward zero as eval truncates it (below 2^52 by adding and subtracting
+      // 2^52); NaN for a NaN or infinite n
+      const D a = xsimd::min(xsimd::abs(nd[h]), D(0x1p62));
+      const D r = xsimd::select(a < D(0x1p52), (a + D(0x1p52)) - D(0x1p52), a);
+      nv[h] = xsimd::select(xsimd::abs(nd[h]) < D(std::numeric_limits<double>::infinity()),
+                            xsimd::copysign(xsimd::select(r > a, r - D(1), r), nd[h]), D(std::numeric_limits<double>::quiet_NaN()));
+      nmax = std::max(nmax, lane_max(xsimd::select(nv[h] >= D(1), nv[h], D(1))));
+    }
+    std::array<D, H> res;
+    if constexpr (chebyshev) {
+      for (std::size_t h = 0; h < H; ++h) res[h] = chebyshev_packet<K, true>(y[h], nv[h], 0);
+    } else {
+      res = poly_recurrence_n<K, true>(y, nv, static_cast<long long>(nmax));
+    }
+    for (std::size_t h = 0; h < H; ++h) {
+      res[h] = xsimd::select(nv[h] == D(0), D(1), res[h]);
+      res[h] = xsimd::select(nv[h] < D(0), D(0), res[h]);
+      res[h] = xsimd::select(xsimd::isnan(nv[h]), nv[h], res[h]);
+      res[h] = xsimd::select(xsimd::isnan(y[h]), y[h], res[h]);
+    }
+    return res;
+    }
 
   template <class B>
   TL_INLINE B packet(const B& x, const B& n) const {
@@ -263,30 +314,22 @@ struct poly_fn : lanewise_binary<poly_fn<K, Shifted>> {
     const double n0 = common_lane(n);
     if (n0 >= 1 && n0 < 0x1p62) {  // one degree (also false for NaN)
       const auto nn = static_cast<long long>(n0);
-      const auto run = [nn](const auto& xd) {
-        using D = std::remove_cvref_t<decltype(xd)>;
-        const D y = shifted(xd);
-        return xsimd::select(xsimd::isnan(y), y, lanes<false>(y, D(static_cast<double>(nn)), nn));
-      };
-      if constexpr (std::is_same_v<T, float>) return tl::detail::float_via_double(x, run);
-      else return run(x);
+      if constexpr (chebyshev) {
+        const auto run = [nn](const auto& xd) {
+          using D = std::remove_cvref_t<decltype(xd)>;
+          const D y = shifted(xd);
+          return xsimd::select(xsimd::isnan(y), y, chebyshev_packet<K, false>(y, D(static_cast<double>(nn)), nn));
+        };
+        if constexpr (std::is_same_v<T, float>) return tl::detail::float_via_double(x, run);
+        else return run(x);
+      } else {  // H double packets (a float packet's halves run together)
+        if constexpr (std::is_same_v<T, float>) return tl::detail::float_join<B>(one_degree(tl::detail::float_halves(x), nn));
+        else return one_degree(std::array<B, 1>{x}, nn)[0];
+      }
     }
-    const auto run = [](const auto& xd, const auto& nd) {
-      using D = std::remove_cvref_t<decltype(xd)>;
-      const D y = shifted(xd);
-      const auto bad = !(xsimd::abs(nd) < D(std::numeric_limits<double>::infinity()));  // NaN or inf
-      // n truncated toward zero as eval truncates it (below 2^52 by adding and subtracting 2^52)
-      const D a = xsimd::select(bad, D(0), xsimd::select(xsimd::abs(nd) < D(0x1p62), xsimd::abs(nd), D(0x1p62)));
-      const D r = xsimd::select(a < D(0x1p52), (a + D(0x1p52)) - D(0x1p52), a);
-      const D nv = xsimd::copysign(xsimd::select(r > a, r - D(1), r), nd);
-      D res = lanes<true>(y, nv, 0);
-      res = xsimd::select(nv == D(0), D(1), res);
-      res = xsimd::select(nv < D(0), D(0), res);
-      res = xsimd::select(bad, D(std::numeric_limits<double>::quiet_NaN()), res);
-      return xsimd::select(xsimd::isnan(y), y, res);
-    };
-    if constexpr (std::is_same_v<T, float>) return tl::detail::float_via_double_n(run, x, n);
-    else return run(x, n);
+    // a degree per lane
+    if constexpr (std::is_same_v<T, float>) return tl::detail::float_join<B>(degree_per_lane(tl::detail::float_halves(x), tl::detail::float_halves(n)));
+    else return degree_per_lane(std::array<B, 1>{x}, std::array<B, 1>{n})[0];
   }
 };
 
