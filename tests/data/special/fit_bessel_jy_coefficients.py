@@ -13,6 +13,7 @@ coefficient and the C++ `horner<...>` argument list.
   modulus and phase, J_n = M_n cos(x - (2n+1) pi/4 + alpha_n), Y_n = M_n sin(...):
     x in [2, 8], u = 16 / (3x) - 5/3 (21 terms):   sqrt(x) M_n,  alpha_n
     x >= 8, u = 128 / x^2 - 1 (15 terms):          sqrt(x) M_n,  x alpha_n
+  float results: sqrt(x) M_n on [2, 8] in 12 terms and on [8, inf) in 7 (about 1e-12 relative)
 
 Run (from this folder): /usr/bin/python3 fit_bessel_jy_coefficients.py
 """
@@ -82,6 +83,13 @@ for n in (0, 1):
     fit(f"alpha{n}, x in [2, 8]", lambda u: mp_pair(n, x_mid(u))[1], 21)
     fit(f"sqrt(x) M{n}, x >= 8", lambda u: mp.sqrt(2 / mp.pi) if x_far(u) == mp.inf else mp_pair(n, x_far(u))[0] * mp.sqrt(x_far(u)), 15)
     fit(f"x alpha{n}, x >= 8", lambda u: mp.mpf(4 * n * n - 1) / 8 if x_far(u) == mp.inf else mp_pair(n, x_far(u))[1] * x_far(u), 15)
+
+# Float results (evaluated in double, about 2e-11 relative is enough: the double value then rounds once):
+# the moduli with fewer terms (the phases keep the double fits: near a zero of J_n or Y_n the result's
+# relative error is the phase's absolute error over the distance to the zero).
+for n in (0, 1):
+    fit(f"float: sqrt(x) M{n}, x in [2, 8]", lambda u: mp_pair(n, x_mid(u))[0] * mp.sqrt(x_mid(u)), 12)
+    fit(f"float: sqrt(x) M{n}, x >= 8", lambda u: mp.sqrt(2 / mp.pi) if x_far(u) == mp.inf else mp_pair(n, x_far(u))[0] * mp.sqrt(x_far(u)), 7)
 
 # tgamma_kernel.hpp: R(t) = 1 / Gamma(1 + t), t in [0, 1], u = 2t - 1 (18 terms; entire).
 fit("1 / Gamma(1 + t), t in [0, 1]", lambda u: 1 / mp.gamma(1 + (u + 1) / 2), 18)

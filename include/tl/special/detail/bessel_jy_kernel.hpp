@@ -100,28 +100,61 @@ TL_SPECIAL_KERNEL V a1_far(const V& u) {
   return horner<0.37373986827925865, -0.0012394706674388042, 1.979074382811709e-05, -8.039686306472023e-07, 5.886119439614259e-08, -6.366035042379798e-09, 9.093148803808907e-10, -1.6015590284290683e-10, 3.324678082452645e-11, -7.952211987606503e-12, 2.113244560035037e-12, -5.211321315646556e-13, 1.55135488284074e-13, -1.1247578450209442e-13, 4.2596167477398405e-14>(u);
 }
 
+// ---- float results: shorter moduli in double ----------------------------------------------------
+// Float results need about 2e-11 relative (the double value then rounds once), so the moduli take
+// 12 terms on [2, 8] and 7 above (about 1e-12, fit_bessel_jy_coefficients.py) and cos and sin of
+// the reduced phase 7 Taylor terms each; the phases alpha_n keep the double fits: near a zero the
+// result's relative error is the phase's absolute error over the distance to the zero.
+
+/// sqrt(x) M0(x), float results, x in [2, 8]
+template <class V>
+TL_SPECIAL_KERNEL V m0_mid_float(const V& u) {
+  return horner_split<0.7935785529473243, -0.0046548330934509, -0.0009114697830931191, 0.00018236901085192034, -1.868351974921174e-05, -1.3052601386881828e-06, 1.3625874755577154e-06, -4.609591253775144e-07, 1.1162419781719629e-07, -1.5740294010260294e-08, -6.253242896409814e-09, 3.814181537869552e-09>(u);
+}
+/// sqrt(x) M0(x), float results, x >= 8
+template <class V>
+TL_SPECIAL_KERNEL V m0_far_float(const V& u) {
+  return horner<0.797499818629752, -0.00038006989974035733, 4.5067750593622955e-06, -1.5461592126807395e-07, 9.78430196139798e-09, -9.704884101580636e-10, 1.2719009453433972e-10>(u);
+}
+/// sqrt(x) M1(x), float results, x in [2, 8]
+template <class V>
+TL_SPECIAL_KERNEL V m1_mid_float(const V& u) {
+  return horner_split<0.8113735319944082, 0.015112647682915191, 0.003469029250670075, -0.00044329094661309964, 2.3092674286797132e-05, 6.1137290873573706e-06, -2.7494132040723027e-06, 7.052390773781899e-07, -1.3365719828904956e-07, 1.0017564136307062e-08, 1.1666716736199523e-08, -5.5805515844853324e-09>(u);
+}
+/// sqrt(x) M1(x), float results, x >= 8
+template <class V>
+TL_SPECIAL_KERNEL V m1_far_float(const V& u) {
+  return horner<0.7990442065634052, 0.00115078302420682, -8.611414124362108e-06, 2.3651402336010362e-07, -1.3402632615316976e-08, 1.2476485479945602e-09, -1.5740978128208766e-10>(u);
+}
+
 template <class V>
 struct jy_pair {
   V j, y;
 };
 /// cos t and sin t for |t| <= pi/4 (a little beyond too): their Taylor series in t^2 (11 and 10
-/// terms: the first omitted term is below 2^-60 relative there), without a second argument
-/// reduction. Returned as {cos, sin}.
-template <class V>
+/// terms: the first omitted term is below 2^-60 relative there; F, float results: 7 and 7 terms,
+/// below 1e-11 at |t| = 0.91), without a second argument reduction. Returned as {cos, sin}.
+template <bool F, class V>
 TL_SPECIAL_KERNEL jy_pair<V> cos_sin_reduced(const V& t) {
   const V z = t * t;
-  return {horner<1.0, -0.5, 0.041666666666666664, -0.001388888888888889, 2.48015873015873e-05, -2.755731922398589e-07,
-                 2.08767569878681e-09, -1.1470745597729725e-11, 4.779477332387385e-14, -1.5619206968586225e-16,
-                 4.110317623312165e-19>(z),
-          t * horner<1.0, -0.16666666666666666, 0.008333333333333333, -0.0001984126984126984, 2.7557319223985893e-06,
-                     -2.505210838544172e-08, 1.6059043836821613e-10, -7.647163731819816e-13, 2.8114572543455206e-15,
-                     -8.22063524662433e-18>(z)};
+  if constexpr (F)
+    return {horner_split<1.0, -0.5, 0.041666666666666664, -0.001388888888888889, 2.48015873015873e-05, -2.755731922398589e-07,
+                         2.08767569878681e-09>(z),
+            t * horner_split<1.0, -0.16666666666666666, 0.008333333333333333, -0.0001984126984126984, 2.7557319223985893e-06,
+                             -2.505210838544172e-08, 1.6059043836821613e-10>(z)};
+  else
+    return {horner<1.0, -0.5, 0.041666666666666664, -0.001388888888888889, 2.48015873015873e-05, -2.755731922398589e-07,
+                   2.08767569878681e-09, -1.1470745597729725e-11, 4.779477332387385e-14, -1.5619206968586225e-16,
+                   4.110317623312165e-19>(z),
+            t * horner<1.0, -0.16666666666666666, 0.008333333333333333, -0.0001984126984126984, 2.7557319223985893e-06,
+                       -2.505210838544172e-08, 1.6059043836821613e-10, -7.647163731819816e-13, 2.8114572543455206e-15,
+                       -8.22063524662433e-18>(z)};
 }
 /// cos and sin of theta = x + e - C pi/4 (x >= 0, |e| small): theta = t + k pi/2 with |t| <= pi/4
 /// by a three-part Cody-Waite subtraction of m pi/4 (m = 2k + C < 2^20: each m P_i exact), e added
 /// after; above x = 2^19, cos x cos b - sin x sin b with b = e - C pi/4 (exact reduction of x by
-/// xsimd or the C library). Returned as {cos, sin}.
-template <int C, class V>
+/// xsimd or the C library). F: float results (cos_sin_reduced). Returned as {cos, sin}.
+template <int C, bool F = false, class V>
 TL_SPECIAL_KERNEL jy_pair<V> phase_cos_sin(const V& x, const V& e) {
   const auto huge = x > V(0x1p19);
   const V xr = sel(huge, V(0), x);
@@ -129,7 +162,7 @@ TL_SPECIAL_KERNEL jy_pair<V> phase_cos_sin(const V& x, const V& e) {
   const V mm = vfma(k, V(2), V(C));
   // pi/4 = P1 + P2 + P3, P1 and P2 of 33 bits
   const V t = (((xr - mm * V(0.7853981633670628)) - mm * V(3.038550253151983e-11)) - mm * V(1.0111331243979753e-21)) + e;
-  const auto cst = cos_sin_reduced(t);
+  const auto cst = cos_sin_reduced<F>(t);
   const V ct = cst.j, st = cst.y;
   const V q = k - V(4) * vfloor(k * V(0.25));
   const auto swap = q == V(1) || q == V(3);
@@ -143,8 +176,8 @@ TL_SPECIAL_KERNEL jy_pair<V> phase_cos_sin(const V& x, const V& e) {
   }
   return {cth, sth};
 }
-/// J_N(x) and Y_N(x) for x >= 2 (x = +inf gives 0, 0), N = 0 or 1.
-template <int N, class V>
+/// J_N(x) and Y_N(x) for x >= 2 (x = +inf gives 0, 0), N = 0 or 1; F: float results.
+template <int N, bool F, class V>
 TL_SPECIAL_KERNEL jy_pair<V> jy_modulus_phase(const V& x) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   const auto mid = x < V(8);
@@ -152,44 +185,46 @@ TL_SPECIAL_KERNEL jy_pair<V> jy_modulus_phase(const V& x) {
   V ms(0), al(0);
   if (any_of(mid)) {
     const V u = vfma(vmax(r, V(0.125)), V(16.0 / 3), V(-5.0 / 3));
-    ms = N == 0 ? m0_mid(u) : m1_mid(u);
+    if constexpr (F) ms = N == 0 ? m0_mid_float(u) : m1_mid_float(u);
+    else ms = N == 0 ? m0_mid(u) : m1_mid(u);
     al = N == 0 ? a0_mid(u) : a1_mid(u);
   }
   if (!all_of(mid)) {
     const V rf = vmin(r, V(0.125));
     const V u = V(128) * rf * rf - V(1);
-    ms = sel(mid, ms, N == 0 ? m0_far(u) : m1_far(u));
+    if constexpr (F) ms = sel(mid, ms, N == 0 ? m0_far_float(u) : m1_far_float(u));
+    else ms = sel(mid, ms, N == 0 ? m0_far(u) : m1_far(u));
     al = sel(mid, al, (N == 0 ? a0_far(u) : a1_far(u)) * rf);
   }
   const V m = ms * vsqrt(r);
-  const auto cs = phase_cos_sin<2 * N + 1>(x, al);
+  const auto cs = phase_cos_sin<2 * N + 1, F>(x, al);
   const V cth = cs.j, sth = cs.y;
   const auto at_inf = x == V(inf);
   return {sel(at_inf, V(0), m * cth), sel(at_inf, V(0), m * sth)};
 }
 
-/// J0: even, 1 at 0, 0 at +-inf.
-template <class V>
+/// J0: even, 1 at 0, 0 at +-inf. F: float results (shorter moduli and phase series).
+template <class V, bool F = false>
 TL_SPECIAL_KERNEL V bessel_j0_kernel(const V& x) {
   const V a = vabs(x);
   const auto small = a < V(2);
   V r(0);
   if (any_of(small)) r = j0_small(vfma(a * a, V(0.5), V(-1)));
-  if (!all_of(small)) r = sel(small, r, jy_modulus_phase<0>(vmax(a, V(2))).j);
+  if (!all_of(small)) r = sel(small, r, jy_modulus_phase<0, F>(vmax(a, V(2))).j);
   return r;
 }
 /// J1: odd (J1(-0) = -0), +-0 at +-inf.
-template <class V>
+template <class V, bool F = false>
 TL_SPECIAL_KERNEL V bessel_j1_kernel(const V& x) {
   const V a = vabs(x);
   const auto small = a < V(2);
   V r(0);
   if (any_of(small)) r = a * j1x_small(vfma(a * a, V(0.5), V(-1)));
-  if (!all_of(small)) r = sel(small, r, jy_modulus_phase<1>(vmax(a, V(2))).j);
+  if (!all_of(small)) r = sel(small, r, jy_modulus_phase<1, F>(vmax(a, V(2))).j);
   return vcopysign(V(1), x) * r;
 }
 /// Y0: -inf at +-0, NaN for x < 0, 0 at +inf.
-template <class V>
+template <class V, bool F = false>
 TL_SPECIAL_KERNEL V bessel_y0_kernel(const V& x) {
   constexpr double inf = std::numeric_limits<double>::infinity(), z0_hi = 0.8935769662791675, z0_lo = 2.6596231539720385e-17;
   const auto small = x < V(2);
@@ -198,15 +233,17 @@ TL_SPECIAL_KERNEL V bessel_y0_kernel(const V& x) {
     const V xs = vmin(x, V(2));
     const V u = vfma(xs * xs, V(0.5), V(-1));
     const V d = (xs - V(z0_hi)) - V(z0_lo);  // x - z0, exact to the last bits
-    const V l = sel(vabs(d) < V(0.4), vlog1p(d / V(z0_hi)), log_sub(xs) - V(-0.11252280788079412));  // log(x / z0)
+    // log(x / z0): log1p next to z0 (only packets with a lane there take it)
+    V l = log_sub(xs) - V(-0.11252280788079412);
+    if (const auto near = vabs(d) < V(0.4); any_of(near)) l = sel(near, vlog1p(d / V(z0_hi)), l);
     r = vfma(V(2 / std::numbers::pi) * l, j0_small(u), d * (xs + V(z0_hi)) * y0_small_d(u));
   }
-  if (!all_of(small)) r = sel(small, r, jy_modulus_phase<0>(vmax(x, V(2))).y);
+  if (!all_of(small)) r = sel(small, r, jy_modulus_phase<0, F>(vmax(x, V(2))).y);
   r = sel(x == V(0), V(-inf), r);
   return sel(x < V(0), V(std::numeric_limits<double>::quiet_NaN()), r);
 }
 /// Y1: -inf at +-0 (and where -2/(pi x) overflows), NaN for x < 0, 0 at +inf.
-template <class V>
+template <class V, bool F = false>
 TL_SPECIAL_KERNEL V bessel_y1_kernel(const V& x) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   const auto small = x < V(2);
@@ -217,9 +254,23 @@ TL_SPECIAL_KERNEL V bessel_y1_kernel(const V& x) {
     const V rest = vfma(V(2 / std::numbers::pi) * log_sub(xs), xs * j1x_small(u), xs * y1_small_e(u));
     r = V(-2 / std::numbers::pi) / xs + rest;
   }
-  if (!all_of(small)) r = sel(small, r, jy_modulus_phase<1>(vmax(x, V(2))).y);
+  if (!all_of(small)) r = sel(small, r, jy_modulus_phase<1, F>(vmax(x, V(2))).y);
   r = sel(x == V(0), V(-inf), r);
   return sel(x < V(0), V(std::numeric_limits<double>::quiet_NaN()), r);
 }
+
+/// The float packets of J0, J1, Y0, Y1: the kernels with F = true, in double (float_via_double).
+#define TL_SPECIAL_JY_FLOAT_PACKET(NAME)                                                           \
+  template <class B>                                                                                \
+  TL_INLINE B NAME##_float_packet(const B& x) {                                                     \
+    return tl::detail::float_via_double(x, [](const auto& d) {                                      \
+      return sel(visnan(d), d, NAME##_kernel<std::remove_cvref_t<decltype(d)>, true>(d));         \
+    });                                                                                             \
+  }
+TL_SPECIAL_JY_FLOAT_PACKET(bessel_j0)
+TL_SPECIAL_JY_FLOAT_PACKET(bessel_j1)
+TL_SPECIAL_JY_FLOAT_PACKET(bessel_y0)
+TL_SPECIAL_JY_FLOAT_PACKET(bessel_y1)
+#undef TL_SPECIAL_JY_FLOAT_PACKET
 
 }  // namespace tl::special::detail
