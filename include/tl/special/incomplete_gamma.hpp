@@ -28,7 +28,7 @@ namespace detail {
 /// or the continued fraction run them on packets (each method with the count its own lanes need;
 /// the other lanes are fed a quickly converging stand-in), the lanes with edge values, Temme's
 /// expansion or Q's small-x series run the scalar kernel.
-template <bool Upper, class D>
+template <bool Upper, double Eps, class D>
 TL_INLINE D igamma_packet(const D& a, const D& x) {
   constexpr std::size_t n = D::size;
   constexpr double inf = std::numeric_limits<double>::infinity();
@@ -51,11 +51,11 @@ TL_INLINE D igamma_packet(const D& a, const D& x) {
     const auto mp = ms || mf;
     const D f = igamma_prefactor(xsimd::select(mp, a, D(1)), xsimd::select(mp, x, D(0.5)));
     if (xsimd::any(ms)) {
-      const D p = f * igam_series_sum(xsimd::select(ms, a, D(1)), xsimd::select(ms, x, D(0.5)));
+      const D p = f * igam_series_sum<D, Eps>(xsimd::select(ms, a, D(1)), xsimd::select(ms, x, D(0.5)));
       r = xsimd::select(ms, Upper ? D(1) - p : p, r);
     }
     if (xsimd::any(mf)) {
-      const D q = f * igamc_fraction_value(xsimd::select(mf, a, D(4)), xsimd::select(mf, x, D(16)));
+      const D q = f * igamc_fraction_value<D, Eps>(xsimd::select(mf, a, D(4)), xsimd::select(mf, x, D(16)));
       r = xsimd::select(mf, Upper ? q : D(1) - q, r);
     }
   }
@@ -77,9 +77,9 @@ template <class Derived, bool Upper>
 struct igamma_binary : lanewise_binary<Derived> {
   template <class B>
   TL_INLINE B packet(const B& a, const B& x) const {
-    const auto run = [](const auto& ad, const auto& xd) { return igamma_packet<Upper>(ad, xd); };
-    if constexpr (std::is_same_v<typename B::value_type, float>) return tl::detail::float_via_double_n(run, a, x);
-    else return run(a, x);
+    if constexpr (std::is_same_v<typename B::value_type, float>)
+      return tl::detail::float_via_double_n([](const auto& ad, const auto& xd) { return igamma_packet<Upper, 0x1p-34>(ad, xd); }, a, x);
+    else return igamma_packet<Upper, igamma_eps>(a, x);
   }
 };
 struct gammainc_fn : igamma_binary<gammainc_fn, false> {

@@ -123,7 +123,7 @@ TL_SPECIAL_KERNEL void igamma_rescale(V& num, V& den) {
 /// step), where each rounding is damped by the factors x / (a + k) < 1 that follow (the forward
 /// terms carry up to n roundings each: 5 ULP near x = a = 10). On packets n is the largest over
 /// the lanes.
-template <class V>
+template <class V, double Eps = igamma_eps>
 TL_SPECIAL_KERNEL V igam_series_sum(const V& a, const V& x) {
   const int period = igamma_rescale_period(a, x);
   V tn(1), td(1);
@@ -131,7 +131,7 @@ TL_SPECIAL_KERNEL V igam_series_sum(const V& a, const V& x) {
   for (; n < igamma_max_iter; ++n) {
     tn = tn * x;
     td = td * (a + V(n));
-    if (all_of(tn <= V(igamma_eps) * td)) break;
+    if (all_of(tn <= V(Eps) * td)) break;
     if (n % period == 0) igamma_rescale(tn, td);
   }
   V num(1), den(1);
@@ -157,7 +157,7 @@ TL_SPECIAL_KERNEL V igam_series(const V& a, const V& x) {
 /// 5n/4 + 4 (the changes shrink slowly at x = 1 - 2, so stopping at n leaves several ULP), as a
 /// numerator and denominator (no division per step): the forward convergents accumulate up to 30
 /// ULP at x = 1 - 2, the backward evaluation 1.5.
-template <class V>
+template <class V, double Eps = igamma_eps>
 TL_SPECIAL_KERNEL V igamc_fraction_value(const V& a, const V& x) {
   const int period = igamma_rescale_period(a, x);
   V y = V(1) - a, z = x + y + V(1);
@@ -169,7 +169,7 @@ TL_SPECIAL_KERNEL V igamc_fraction_value(const V& a, const V& x) {
     z = z + V(2);
     const V yk = y * V(n);
     const V p2 = p1 * z - p0 * yk, q2 = q1 * z - q0 * yk;
-    done = done || (vabs(p2 * q1 - p1 * q2) <= V(igamma_eps) * vabs(p2 * q1));
+    done = done || (vabs(p2 * q1 - p1 * q2) <= V(Eps) * vabs(p2 * q1));
     p0 = p1;
     q0 = q1;
     p1 = p2;
