@@ -27,6 +27,9 @@
 //   jacobian_views: the [8, 16] x 128 Jacobian of f(x) = p * q + sin(p), p = x.reshape(16, 8).t(),
 //             q = x.reshape(16, 8).flip(1).t(), in float, the same three ways: views (reshape,
 //             transpose, flip) with their batched rule in the vectorized pass.
+//   jacobian_select: the 128 x 128 Jacobian of f(x) = sort(X, 1).values * max(X, 1, keepdim).values
+//             + gather(X, 1, I), X = x.reshape(16, 8), in float, the same three ways: max with
+//             indices, sort and gather with their batched rules in the vectorized pass.
 //
 // Diagnostics beside the cases: the chain's forward under no_grad, the whole chain step with the host
 // block cache off, its two gradients written by hand as fused tl expressions, the backward of sum(f(x) * w) for f = sin, tanh, sigmoid, and the five
@@ -1079,6 +1082,64 @@ void BM_jacobian_views_torch(benchmark::State& state) {
                       });
 }
 BENCHMARK(BM_jacobian_views_torch)->Apply(real_time_us);
+#endif
+
+// ===== (i) Jacobian through max with indices, sort and gather: X = x.reshape(16, 8),
+// f(x) = sort(X, 1).values * max(X, 1, keepdim).values + gather(X, 1, I), I[r, j] = (j^2 + r) mod 8 ====
+
+std::int64_t select_index(std::int64_t r, std::int64_t j) { return (j * j + r) % 8; }
+
+const jac_case& jacobian_select_case() {
+  static const jac_case c = [] {
+    tl::manual_seed(9);
+    jac_case r{tl::tensor<float, 2>(tl::zeros<float>(1, 1)), tl::tensor<float, 1>(tl::randn<float>(j_n)), {}};
+    // d f[q, j] / d X[q, k] = [k = perm_q(j)] m_q + s[q, j] [k = argmax_q] + [k = I[q, j]]
+    r.want.assign(j_n * j_n, 0.0);
+    for (std::int64_t q = 0; q < 16; ++q) {
+      std::vector<std::int64_t> perm(8);
+      for (std::int64_t k = 0; k < 8; ++k) perm[k] = k;
+      std::stable_sort(perm.begin(), perm.end(), [&](std::int64_t u, std::int64_t v) { return r.x(8 * q + u) < r.x(8 * q + v); });
+      const std::int64_t am = perm[7];
+      const double m = r.x(8 * q + am);
+      for (std::int64_t j = 0; j < 8; ++j) {
+        double* row = r.want.data() + (8 * q + j) * j_n + 8 * q;
+        row[perm[j]] += m;
+        row[am] += double(r.x(8 * q + perm[j]));
+        row[select_index(q, j)] += 1.0;
+      }
+    }
+    return r;
+  }();
+  return c;
+}
+
+void BM_jacobian_select_tl(benchmark::State& state, bool vectorize) {
+  tl::tensor<std::int64_t, 2> idx(tl::shape_t<2>{16, 8});
+  for (std::int64_t q = 0; q < 16; ++q)
+    for (std::int64_t j = 0; j < 8; ++j) idx(q, j) = select_index(q, j);
+  auto f = [idx](const tl::tensor<float, 1>& v) {
+    const tl::tensor<float, 2> x = v.reshape(16, 8);
+    return tl::tensor<float, 2>(tl::sort(x, 1).values * tl::max(x, 1, tl::keepdim).values + tl::gather(x, 1, idx));
+  };
+  time_jacobian_tl(state, vectorize ? "tl select jacobian, vectorized" : "tl select jacobian", jacobian_select_case(), f,
+                   vectorize);
+}
+BENCHMARK_CAPTURE(BM_jacobian_select_tl, rows, false)->Apply(real_time_us);
+BENCHMARK_CAPTURE(BM_jacobian_select_tl, vectorized, true)->Apply(real_time_us);
+
+#ifdef TL_BENCH_HAVE_TORCH
+void BM_jacobian_select_torch(benchmark::State& state) {
+  auto idx = torch::empty({16, 8}, torch::kInt64);
+  for (std::int64_t q = 0; q < 16; ++q)
+    for (std::int64_t j = 0; j < 8; ++j) idx[q][j] = select_index(q, j);
+  time_jacobian_torch(state, "torch select jacobian", jacobian_select_case(),
+                      [idx](const torch::Tensor&, const torch::Tensor& v) {
+                        const auto x = v.reshape({16, 8});
+                        return (std::get<0>(torch::sort(x, 1)) * std::get<0>(torch::max(x, 1, true)) + torch::gather(x, 1, idx))
+                            .reshape({-1});
+                      });
+}
+BENCHMARK(BM_jacobian_select_torch)->Apply(real_time_us);
 #endif
 
 }  // namespace

@@ -3,8 +3,8 @@
 // the row-by-row path (one backward pass per row), on functions whose graphs mix nodes with a
 // batched rule (fused elementwise expressions, sum, mean, prod, amax / amin, var, std, norm,
 // logsumexp, softmax, log_softmax, cumsum, cumprod, cat, matmul without batch dims, expand, conj and
-// the other views) and nodes that run cotangent by cotangent (max / min with indices, batched
-// matmul, cumprod of an input with zeros).
+// the other views, max / min with indices, gather, index_select, sort and topk) and nodes that run
+// cotangent by cotangent (batched matmul, cumprod of an input with zeros).
 #define TL_AUTOGRAD 2
 #include <doctest/doctest.h>
 
@@ -138,6 +138,22 @@ TEST_CASE("vectorized jacobian through reductions, softmax, matmul, views and ca
   }, x);
   check_jacobian([](const M2& v) { return M2(v.t().narrow(0, 1, 2).flip(1) + v.unsqueeze(0).squeeze(0).narrow(0, 0, 2).narrow(1, 1, 3)); }, x);
   check_jacobian([](const M2& v) { return tl::tensor<double, 3>(v.unsqueeze(1).expand(3, 2, 4) * v.narrow(0, 1, 2)); }, x);
+  // max / min with indices and the selecting ops (batched rules: each cotangent written into its
+  // block), ties and repeated indices included
+  check_jacobian([](const M2& v) { return M2(tl::max(v, 1, tl::keepdim).values * v); }, x);
+  check_jacobian([](const M2& v) { return tl::min(tl::sin(v), 0).values; }, x);
+  check_same(ag::jacobian([](const M2& v) { return tl::max(v * v, 1).values; }, xt, vec_on),
+             ag::jacobian([](const M2& v) { return tl::max(v * v, 1).values; }, xt), 1e-14);
+  tl::tensor<std::int64_t, 2> gi(tl::shape_t<2>{3, 3});
+  const std::int64_t gv[3][3] = {{3, 0, 0}, {1, 1, 2}, {0, 3, 3}};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) gi(i, j) = gv[i][j];
+  check_jacobian([&](const M2& v) { return M2(tl::gather(v, 1, gi) * 2.0); }, x);
+  tl::tensor<std::int64_t, 1> si(tl::shape_t<1>{4});
+  si(0) = 2, si(1) = 0, si(2) = 2, si(3) = 1;
+  check_jacobian([&](const M2& v) { return M2(tl::index_select(tl::exp(v), 0, si)); }, x);
+  check_jacobian([](const M2& v) { return M2(tl::sort(v * 3.0, 1).values); }, x);
+  check_jacobian([](const M2& v) { return M2(tl::topk(v, 2, 0).values * v.narrow(0, 0, 2)); }, x);
   // a scalar output: the jacobian is the gradient
   check_jacobian([](const M2& v) { return tl::tensor<double, 0>(tl::sum(tl::exp(v) * v)); }, x);
 }

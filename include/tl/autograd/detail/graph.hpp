@@ -131,6 +131,22 @@ tensor<T, R> batch_slice(const tensor<T, R + 1>& gb, index_t b) {
   }
   return tensor<T, R>(gb.storage_handle(), gb.data() + b * gb.strides()[0], s, st, gb.is_conj());
 }
+/// A batched gradient [m] ++ shape written block by block: write(block b, cotangent b of gb) for each
+/// of gb's m cotangents, into blocks that start at zero (Zero) or uninitialized (write sets every
+/// element). Only rank-R kernels run: a rule's batched form reuses its plain kernels on each block
+/// (evaluators for rank R + 1 would be instantiated for every rank and dtype of the op), and still
+/// saves the plain rule's allocation and the accumulation of its result per cotangent.
+template <class T, std::size_t R, class Vt, std::size_t RO, class W>
+tensor<T, R + 1> blockwise_batched(const tensor<Vt, RO + 1>& gb, const shape_t<R>& shape, tl::device dev, bool zero,
+                                   const W& write) {
+  no_grad guard;
+  const index_t m = gb.shape()[0], block = numel(shape);
+  tensor<T, R + 1> out = zero ? raw_zeros<T, R + 1>(batched_shape(m, shape), dev) : tensor<T, R + 1>(batched_shape(m, shape), dev);
+  for (index_t b = 0; b < m && block > 0; ++b)
+    write(tensor<T, R>(out.storage_handle(), out.data() + b * block, shape, contiguous_strides(shape)),
+          batch_slice<Vt, RO>(gb, b));
+  return out;
+}
 
 /// Runs tensor hooks on each cotangent of a batched gradient (hooks take one gradient at a time).
 template <class T, std::size_t R, class Hooks>

@@ -2,7 +2,8 @@
 /// @file index_ops.hpp
 /// @brief Internal: gradients of the selecting ops gather, index_select, sort and topk (detail
 /// header): the output gradient is added back at the selected positions (a scatter_add), whose
-/// own gradient is a gather, so double backward works too.
+/// own gradient is a gather, so double backward works too; in a vectorized backward each
+/// cotangent is added into its own block of the batched gradient.
 #include <cstdint>
 #include <tuple>
 
@@ -90,12 +91,18 @@ Res record_selected(F fwd, const E& e, std::size_t d, Idx index_of, const char* 
   const tensor<std::int64_t, R> idx = index_of(r);
   const shape_t<R> xs = x.shape();
   const tl::device dev = x.device();
-  record_fn(
+  // vectorized backward: each cotangent added at the positions into its zero block
+  auto bbw = [idx, d, xs, dev](const tensor<V, R + 1>& gb, const auto&, const auto&, const auto&) {
+    return std::make_tuple(blockwise_batched<V, R, V, R>(gb, xs, dev, true, [&](const tensor<V, R>& block, const tensor<V, R>& g) {
+      scatter_tensor<true>("scatter_add", block, static_cast<index_t>(d), idx, g);
+    }));
+  };
+  record_fn_batched(
       name, values,
       [idx, d, xs, dev](const tensor<V, R>& g, const auto&, const auto&, const auto&) {
         return std::make_tuple(scatter_add_recorded<V, R>(xs, dev, d, idx, g));
       },
-      std::array<bool, 1>{false}, false, x);
+      std::move(bbw), std::array<bool, 1>{false}, false, x);
   return r;
 }
 

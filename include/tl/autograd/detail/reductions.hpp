@@ -19,6 +19,8 @@
 #include <limits>
 #include <optional>
 #include <tuple>
+#include <type_traits>
+#include <utility>
 
 #include "tl/autograd/detail/expr_node.hpp"
 #include "tl/autograd/detail/views.hpp"
@@ -293,17 +295,24 @@ VI record_values_indices(F fwd, const E& e, D dim, const K&... keep) {
   const keep_info<R> ki = keep_of<R>(x.shape(), dim, keep...);
   const std::size_t d = wrap_dim("max", static_cast<index_t>(dim), R);
   const auto idx = r.indices;
-  auto bw = [ki, d, idx](const auto& g, const std::tuple<tensor<V, R>>& in, const auto&, const auto&) {
-    const auto& x = std::get<0>(in);
-    const tensor<V, R> gk = g.reshape(ki.keep);
-    const tensor<std::int64_t, R> ik = idx.reshape(ki.keep);
-    shape_t<R> ps;
-    ps.fill(1);
-    ps[d] = x.shape()[d];
-    const tensor<std::int64_t, R> pos = arange<std::int64_t>(0, x.shape()[d]).reshape(ps);
-    return std::make_tuple(materialize(tl::where(pos == ik, gk, 0)));
+  // the gradient is g at the selected position along d, 0 elsewhere: where(pos == index, g, 0)
+  shape_t<R> ps;
+  ps.fill(1);
+  ps[d] = x.shape()[d];
+  const tensor<std::int64_t, R> pos = arange<std::int64_t>(0, x.shape()[d]).reshape(ps);
+  const tensor<std::int64_t, R> ik = idx.reshape(ki.keep);
+  auto bw = [ki, pos, ik](const auto& g, const auto&, const auto&, const auto&) {
+    return std::make_tuple(materialize(tl::where(pos == ik, g.reshape(ki.keep), 0)));
   };
-  record_fn("MaxBackward", r.values, std::move(bw), std::array<bool, 1>{false}, false, x);
+  // vectorized backward: the same expression written into each cotangent's block
+  using VR = std::remove_cvref_t<decltype(std::declval<VI&>().values)>;
+  auto bbw = [ki, pos, ik, xs = x.shape(), dev = x.device()](const tensor<V, VR::rank + 1>& gb, const auto&, const auto&,
+                                                             const auto&) {
+    return std::make_tuple(blockwise_batched<V, R, V, VR::rank>(gb, xs, dev, false, [&](const tensor<V, R>& block, const VR& g) {
+      block.copy_(tl::where(pos == ik, g.reshape(ki.keep), 0));
+    }));
+  };
+  record_fn_batched("MaxBackward", r.values, std::move(bw), std::move(bbw), std::array<bool, 1>{false}, false, x);
   return r;
 }
 

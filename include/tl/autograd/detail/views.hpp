@@ -106,13 +106,9 @@ tensor<S, RS> view_scatter(const G& g, const shape_t<RS>& shape, tl::device dev,
 template <class T, std::size_t RS, class Vt, std::size_t RO, class F>
 tensor<T, RS + 1> view_scatter_batched(const tensor<Vt, RO + 1>& gb, const shape_t<RS>& shape, tl::device dev,
                                        const F& refn) {
-  no_grad guard;
-  const index_t m = gb.shape()[0], block = numel(shape);
-  tensor<T, RS + 1> zb = raw_zeros<T, RS + 1>(batched_shape(m, shape), dev);
-  for (index_t b = 0; b < m && block > 0; ++b)
-    refn(tensor<T, RS>(zb.storage_handle(), zb.data() + b * block, shape, contiguous_strides(shape))) +=
-        batch_slice<Vt, RO>(gb, b);
-  return zb;
+  return blockwise_batched<T, RS, Vt, RO>(gb, shape, dev, true, [&](const tensor<T, RS>& block, const tensor<Vt, RO>& g) {
+    refn(block) += g;
+  });
 }
 
 template <view_kind Kind, class T, class Ext, class V, class F>
