@@ -27,6 +27,8 @@ TL_SPECIAL_VIA_DOUBLE(ndtri)
 // Their float packets form w in float and evaluate short polynomials in double (erfinv_float).
 TL_SPECIAL_FLOAT_PACKET(erfinv)
 TL_SPECIAL_FLOAT_PACKET(ndtri)
+// Shorter fits, tl's logarithm and two divisions, in double (log_ndtr_float_kernel).
+TL_SPECIAL_FLOAT_PACKET(log_ndtr)
 }  // namespace detail
 
 /// @brief Error function 2/sqrt(pi) int_0^x exp(-t^2) dt (torch.special.erf).

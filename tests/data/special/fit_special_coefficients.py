@@ -15,6 +15,7 @@ double-precision Horner evaluation over a dense grid.
   float results (erfinv_f1, erfinv_f2: fewer terms, still evaluated in double):
   erfinv(y) / y      = F1(u), u = w / 3.125 - 1,                      w <= 6.25
   erfinv(y)          = F2(u), u = (s - 3.3125) / 0.8125,              s in [2.5, 4.125]
+  erf(x) / x and x exp(x^2) erfc(x) with 8 and 16 terms (log_ndtr's float kernel)
   (asin(r) / r - 1) / z = A(u), u = 8 z - 1, z = r^2 in [0, 1/4]     (acos of the Chebyshev polynomials)
 
 Run: python3 fit_special_coefficients.py
@@ -116,3 +117,5 @@ if __name__ == "__main__":
     f2 = erfinv_of_s(mp.mpf("2.5"), mp.mpf("4.125"))
     report("float: erfinv(y) in sqrt(w), [2.5, 4.125]", to_monomial(cheb_coeffs(f2, 10)), f2, grid)
     report("(asin(r)/r - 1)/r^2", to_monomial(cheb_coeffs(asin_r, 14)), asin_r, grid)
+    report("float: erf(x)/x", to_monomial(cheb_coeffs(erf_over_x, 8)), erf_over_x, grid)
+    report("float: x erfcx(x)", to_monomial(cheb_coeffs(h_of_u, 16)), h_of_u, grid)

@@ -93,6 +93,50 @@ TL_SPECIAL_KERNEL V log_ndtr_kernel(const V& x) {
   return sel(upper, l + ((V(1) - u) - q) / u, l - sel(low, V(0.5) * p.q.hi + V(0.5) * p.q.lo, V(0)));
 }
 
+// ---- float packets of log_ndtr: shorter fits, tl's logarithm, two divisions --------------------
+
+/// erf(x) / x for |x| <= 0.75, float results (8 terms, 4e-13 relative)
+template <class V>
+TL_SPECIAL_KERNEL V erf_over_x_float(const V& u) {
+  return horner<1.0309528156008718, -0.08960376710908896, 0.007314485247128079, -0.0004808724783814419, 2.5991582433857165e-05, -1.186566672265793e-06, 4.688594005752241e-08, -1.62459259128842e-09>(u);
+}
+/// x erfcx(x) for x >= 0.5 in u = 1 - 7 / (x + 3), float results (16 terms, 2e-12 relative)
+template <class V>
+TL_SPECIAL_KERNEL V x_erfcx_float(const V& u) {
+  return horner<0.5479978305011677, 0.052258032715205495, -0.0713088500441681, 0.05918606111584565, -0.03591028555366654, 0.016148790647530484, -0.004959238524431105, 0.0006826056065578194, 0.00019482845685508474, -0.00011364206707608886, 4.781353523701065e-06, 1.1381498542141155e-05, -1.8892230293510596e-06, -1.1108323089448457e-06, 2.0085666524518969e-07, 8.704167233802456e-08>(u);
+}
+/// log_ndtr for the arguments of float packets, in double to about 1e-11 relative (the float
+/// result is the double one rounded once): log_ndtr_kernel's formulas with the float fits, tl's
+/// logarithm (split_log, log_from_split) and two divisions: 1 / (a (a + 3)) gives both 7 / (a + 3)
+/// and 1 / a of erfcx's variable and quotient, 1 / ((2 + f) b) both the logarithm's s = f / (2 + f)
+/// and the 1 / u of the upper branch's correction. -inf at -inf, 0 at +inf, NaN for NaN. Not for
+/// double arguments.
+template <class V>
+TL_SPECIAL_KERNEL V log_ndtr_float_kernel(const V& x) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const V z = x * V(-std::numbers::sqrt2 / 2);
+  const V a = vmin(vmax(vabs(z), V(0.5)), V(0x1p300));
+  const V ra = V(1) / (a * (a + V(3)));
+  const V half_cx = V(0.5) * x_erfcx_float(vfnma(V(7) * a, ra, V(1))) * ((a + V(3)) * ra);  // erfcx(a) / 2
+  const square2<V> q2 = exact_square(x);
+  const V e = z * erf_over_x_float(vfma(z * z, V(32.0 / 9.0), V(-1)));  // erf(z), |z| <= 0.75
+  const auto low = z >= V(0.75), upper = z < V(0);
+  // 1 - ndtr: erfc(|z|) / 2 in the tail, 0.5 + erf(z) / 2 (rounded once) above z = -0.75
+  const V q = sel(z <= V(-0.75), times_exp_neg(half_cx, q2, 0.5), V(0.5) + V(0.5) * e);
+  const V u = V(1) - q;
+  const V b = sel(upper, u, sel(low, half_cx, V(0.5) - V(0.5) * e));
+  const split_t<V> sp = split_log(b);
+  const V r = V(1) / ((V(2) + sp.f) * b);
+  const V l = log_from_split(sp.k, sp.f * b * r);
+  const V res = sel(upper, vfma((V(1) - u) - q, (V(2) + sp.f) * r, l), l - sel(low, V(0.5) * q2.hi + V(0.5) * q2.lo, V(0)));
+  return sel(visnan(x), x, sel(x == V(-inf), V(-inf), sel(x == V(inf), V(0), res)));
+}
+/// The float packet of log_ndtr (float_via_double).
+template <class B>
+TL_INLINE B log_ndtr_float_packet(const B& x) {
+  return tl::detail::float_via_double(x, [](const auto& d) { return log_ndtr_float_kernel(d); });
+}
+
 /// erfinv(y) / y for w = -log(1 - y^2) in [0, 6.25].
 template <class V>
 TL_SPECIAL_KERNEL V erfinv_e1(const V& w) {

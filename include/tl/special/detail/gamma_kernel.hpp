@@ -328,38 +328,6 @@ TL_SPECIAL_KERNEL V trigamma_float_kernel(const V& x) {
 
 // ---- float packets: lgamma and digamma with one logarithm and one division ---------------------
 
-/// b = 2^k (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)), for positive normal finite b (k held as a
-/// double). The caller forms s = f / (2 + f) (sharing its own division) for log_from_split.
-template <class V>
-struct split_t {
-  V k, f;
-};
-template <class V>
-TL_SPECIAL_KERNEL split_t<V> split_log(const V& b) {
-  if constexpr (is_scalar_v<V>) {
-    int e = 0;
-    double m = std::frexp(b, &e);  // [1/2, 1)
-    if (m < 0.70710678118654752440) {
-      m *= 2;
-      --e;
-    }
-    return {static_cast<double>(e), m - 1};
-  } else {
-    using I = xsimd::batch<std::int64_t, typename V::arch_type>;
-    constexpr std::int64_t one = 0x3ff0000000000000, rt = 0x3fe6a09e667f3bcd;  // the bits of 1 and of sqrt(1/2)
-    const I bits = xsimd::bitwise_cast<I>(b) + I(one - rt);  // the exponent steps up from sqrt(1/2) on
-    const V k = xsimd::to_float((bits >> 52) - I(0x3ff));
-    return {k, xsimd::bitwise_cast<V>((bits & I(0x000fffffffffffff)) + I(rt)) - V(1)};
-  }
-}
-/// log b = k log 2 + 2 atanh(s), s = f / (2 + f) (|s| <= 0.172, s^2 <= 0.0295): 7 Taylor terms of
-/// 2 atanh(s) / s in s^2, relative error 3e-12, relative also for b near 1 (k = 0).
-template <class V>
-TL_SPECIAL_KERNEL V log_from_split(const V& k, const V& s) {
-  const V p = horner<2.0, 2.0 / 3, 2.0 / 5, 2.0 / 7, 2.0 / 9, 2.0 / 11, 2.0 / 13>(s * s);
-  return vfma(k, V(std::numbers::ln2), s * p);
-}
-
 /// lgamma(x) for the arguments of float packets, x >= 0 (-0 included) or NaN, in double to about
 /// 3e-11 relative (the float result is the double one rounded once). On y in [1, 2.5],
 /// lgamma(y) = (y - 1)(y - 2) K(y) (K: a 15-term fit, relative error 3e-11; the zeros at 1 and 2
