@@ -70,15 +70,16 @@ TEST_CASE_TEMPLATE("bessel_j0, j1, y0, y1: error against the mpmath reference", 
 #undef TL_CHECK_JY
 }
 
-TEST_CASE("bessel_j0, j1, y0, y1: float packets (shorter moduli) round the double kernel's value once") {
-  // Float packets take 12- and 7-term moduli and 7-term cos and sin of the reduced phase (about
-  // 1e-11 relative), with the double phase: the float result is within 1/2 ULP plus about 1e-3 of
-  // the double kernel's value, next to the zeros too. On 2^20 + 1 float bit patterns over [0, inf]
-  // and their negatives, 100001 points over [0, 40] and the switch points 2, 8 and 2^19.
+TEST_CASE("bessel_j0, j1, y0, y1: float packets round the double kernel's value once") {
+  // Float packets take zero-factored polynomials below 8, tl's logarithm in Y below 2, and above 8
+  // 7-term moduli and 7-term cos and sin of the reduced phase (about 1e-11 relative), with the double
+  // phase: the float result is within 1/2 ULP plus about 1e-3 of the double kernel's value, next to
+  // the zeros too. On 2^20 + 1 float bit patterns over [0, inf] and their negatives, 100001 points
+  // over [0, 40] and the switch points 2, 8, 2^19 and z0 -+ 1/4 (Y0's logarithm next to its zero).
   constexpr double bound = 0.51;
   auto vals = float_bit_patterns();
   for (int i = 0; i <= 100000; ++i) vals.push_back(static_cast<float>(40.0 * i / 100000));
-  for (float v : {2.0f, 8.0f, 0x1p19f}) {
+  for (float v : {2.0f, 8.0f, 0x1p19f, 0.64357697f, 1.143577f}) {
     vals.push_back(v);
     vals.push_back(std::nextafter(v, 0.0f));
     vals.push_back(std::nextafter(v, 1e30f));

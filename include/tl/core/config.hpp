@@ -21,6 +21,15 @@
 #define TL_INLINE inline
 #endif
 
+// The same for a lambda's call operator, written after its parameter list (`[](auto x) TL_INLINE_LAMBDA
+// { ... }`): a kernel passed as a lambda (float_via_double) is otherwise left out of line once it is
+// large, and every call then passes its packets through memory.
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__OPTIMIZE__) && !defined(TL_NO_FORCED_INLINE)
+#define TL_INLINE_LAMBDA __attribute__((always_inline))
+#else
+#define TL_INLINE_LAMBDA
+#endif
+
 // A function whose calls are all inlined into it (where the compiler can), for hot loops that build
 // small objects per iteration and must keep them in registers: in a large translation unit the
 // compiler's growth limits would otherwise leave some of those calls out of line.

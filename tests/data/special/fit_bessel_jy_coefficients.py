@@ -13,7 +13,10 @@ coefficient and the C++ `horner<...>` argument list.
   modulus and phase, J_n = M_n cos(x - (2n+1) pi/4 + alpha_n), Y_n = M_n sin(...):
     x in [2, 8], u = 16 / (3x) - 5/3 (21 terms):   sqrt(x) M_n,  alpha_n
     x >= 8, u = 128 / x^2 - 1 (15 terms):          sqrt(x) M_n,  x alpha_n
-  float results: sqrt(x) M_n on [2, 8] in 12 terms and on [8, inf) in 7 (about 1e-12 relative)
+  float results: sqrt(x) M_n on [8, inf) in 7 terms (about 1e-12 relative), and below 8 the
+  zeros factored out: J0 / ((x^2 - j01^2)(x^2 - j02^2)) and J1 / (x (x^2 - j11^2)(x^2 - j12^2)) in
+  u = x^2 / 32 - 1 on [0, 8] (12 and 11 terms), Y0 / ((x - y02)(x - y03)) and
+  Y1 / ((x - y11)(x - y12)) in u = (x - 5) / 3 on [2, 8] (21 and 23 terms)
 
 Run (from this folder): /usr/bin/python3 fit_bessel_jy_coefficients.py
 """
@@ -85,11 +88,54 @@ for n in (0, 1):
     fit(f"x alpha{n}, x >= 8", lambda u: mp.mpf(4 * n * n - 1) / 8 if x_far(u) == mp.inf else mp_pair(n, x_far(u))[1] * x_far(u), 15)
 
 # Float results (evaluated in double, about 2e-11 relative is enough: the double value then rounds once):
-# the moduli with fewer terms (the phases keep the double fits: near a zero of J_n or Y_n the result's
+# above 8 the moduli with fewer terms (the phases keep the double fits: near a zero of J_n or Y_n the result's
 # relative error is the phase's absolute error over the distance to the zero).
 for n in (0, 1):
-    fit(f"float: sqrt(x) M{n}, x in [2, 8]", lambda u: mp_pair(n, x_mid(u))[0] * mp.sqrt(x_mid(u)), 12)
     fit(f"float: sqrt(x) M{n}, x >= 8", lambda u: mp.sqrt(2 / mp.pi) if x_far(u) == mp.inf else mp_pair(n, x_far(u))[0] * mp.sqrt(x_far(u)), 7)
+
+# Float results below 8, the zeros factored out (each held as hi + lo, so the factor x - z or
+# x^2 - z^2 keeps relative accuracy next to the zero): J0 = (x^2 - j01^2)(x^2 - j02^2) P(u) and
+# J1 = x (x^2 - j11^2)(x^2 - j12^2) Q(u) with u = x^2 / 32 - 1 on [0, 8] (12 and 11 terms; entire in
+# x^2); Y0 = (x - y02)(x - y03) R(u) and Y1 = (x - y11)(x - y12) S(u) with u = (x - 5) / 3 on [2, 8]
+# (21 and 23 terms; the logarithmic branch point at 0 limits the convergence).
+def nudge(v, zs):
+    """v moved off a removable singularity (the quotient's limit there is the same)."""
+    return v + mp.mpf(10) ** -20 if any(abs(v - z) < mp.mpf(10) ** -25 for z in zs) else v
+
+
+def print_zero(name, z):
+    print(f"// {name} = {mp.nstr(z, 25)}: hi {float(z)!r}, lo {float(z - mp.mpf(float(z)))!r}")
+
+
+jz = {n: [mp.besseljzero(n, k) for k in (1, 2)] for n in (0, 1)}
+yz = {0: [mp.besselyzero(0, k) for k in (2, 3)], 1: [mp.besselyzero(1, k) for k in (1, 2)]}
+for n in (0, 1):
+    for k, z in enumerate(jz[n]):
+        print_zero(f"j{n}{k + 1}^2", z * z)
+    for k, z in enumerate(yz[n]):
+        print_zero(f"y{n}{k + (2 if n == 0 else 1)}", z)
+
+
+def j_near(n):
+    def g(u):
+        t = nudge(32 * (u + 1), [z * z for z in jz[n]])
+        x = mp.sqrt(t)
+        q = mp.besselj(0, x) if n == 0 else (mp.besselj(1, x) / x if t > 0 else mp.mpf(1) / 2)
+        return q / ((t - jz[n][0] ** 2) * (t - jz[n][1] ** 2))
+    return g
+
+
+def y_near(n):
+    def g(u):
+        x = nudge(5 + 3 * u, yz[n])
+        return mp.bessely(n, x) / ((x - yz[n][0]) * (x - yz[n][1]))
+    return g
+
+
+fit("float: J0 / ((x^2 - j01^2)(x^2 - j02^2)), x in [0, 8]", j_near(0), 12)
+fit("float: J1 / (x (x^2 - j11^2)(x^2 - j12^2)), x in [0, 8]", j_near(1), 11)
+fit("float: Y0 / ((x - y02)(x - y03)), x in [2, 8]", y_near(0), 21)
+fit("float: Y1 / ((x - y11)(x - y12)), x in [2, 8]", y_near(1), 23)
 
 # tgamma_kernel.hpp: R(t) = 1 / Gamma(1 + t), t in [0, 1], u = 2t - 1 (18 terms; entire).
 fit("1 / Gamma(1 + t), t in [0, 1]", lambda u: 1 / mp.gamma(1 + (u + 1) / 2), 18)

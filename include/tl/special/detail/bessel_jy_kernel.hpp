@@ -21,6 +21,11 @@
 ///    sin t by their Taylor series: t needs no second reduction); above, the
 ///    phase is cos(x + beta) = cos x cos beta - sin x sin beta with xsimd's / the C library's
 ///    exact reduction of x (absolute error of an ulp of the modulus near the zeros).
+///  - float results (computed in double, about 2e-11 relative): below 8 the zeros there factored
+///    out, J0 = (x^2 - j01^2)(x^2 - j02^2) P(u), J1 = x (x^2 - j11^2)(x^2 - j12^2) Q(u) with
+///    u = x^2 / 32 - 1 (12 and 11 terms), Y0 = (x - y02)(x - y03) R(u), Y1 = (x - y11)(x - y12) S(u)
+///    on [2, 8] with u = (x - 5) / 3 (21 and 23 terms; Y below 2 as in double); above 8 the modulus
+///    and phase with 7-term moduli.
 #include <limits>
 #include <numbers>
 
@@ -100,26 +105,44 @@ TL_SPECIAL_KERNEL V a1_far(const V& u) {
   return horner<0.37373986827925865, -0.0012394706674388042, 1.979074382811709e-05, -8.039686306472023e-07, 5.886119439614259e-08, -6.366035042379798e-09, 9.093148803808907e-10, -1.6015590284290683e-10, 3.324678082452645e-11, -7.952211987606503e-12, 2.113244560035037e-12, -5.211321315646556e-13, 1.55135488284074e-13, -1.1247578450209442e-13, 4.2596167477398405e-14>(u);
 }
 
-// ---- float results: shorter moduli in double ----------------------------------------------------
-// Float results need about 2e-11 relative (the double value then rounds once), so the moduli take
-// 12 terms on [2, 8] and 7 above (about 1e-12, fit_bessel_jy_coefficients.py) and cos and sin of
-// the reduced phase 7 Taylor terms each; the phases alpha_n keep the double fits: near a zero the
-// result's relative error is the phase's absolute error over the distance to the zero.
+// ---- float results -----------------------------------------------------------------------------
+// Float results need about 2e-11 relative (the double value then rounds once). Below 8 they take
+// polynomials with the zeros there factored out (each zero held as hi + lo, so x - z and x^2 - z^2
+// keep relative accuracy next to it): no modulus, phase, square root or division. Above 8 the moduli
+// take 7 terms (about 1e-12) and cos and sin of the reduced phase 7 Taylor terms each; the phases
+// alpha_n keep the double fits: near a zero the result's relative error is the phase's absolute
+// error over the distance to the zero.
 
-/// sqrt(x) M0(x), float results, x in [2, 8]
+/// J0(x) / ((x^2 - j01^2)(x^2 - j02^2)), float results, u = x^2 / 32 - 1, x in [0, 8]
 template <class V>
-TL_SPECIAL_KERNEL V m0_mid_float(const V& u) {
-  return horner_split<0.7935785529473243, -0.0046548330934509, -0.0009114697830931191, 0.00018236901085192034, -1.868351974921174e-05, -1.3052601386881828e-06, 1.3625874755577154e-06, -4.609591253775144e-07, 1.1162419781719629e-07, -1.5740294010260294e-08, -6.253242896409814e-09, 3.814181537869552e-09>(u);
+TL_SPECIAL_KERNEL V j0_near_float(const V& u) {
+  return horner_split<0.0011434937743760884, -0.002119794289479686, 0.0015636431646051344, -0.0006415390646410513, 0.00016977200700036096, -3.1573425397115175e-05, 4.3669329202376915e-06, -4.677128239756662e-07, 3.998724518761013e-08, -2.7948208376416358e-09, 1.637848477645029e-10, -8.060921503061489e-12>(u);
+}
+/// J1(x) / (x (x^2 - j11^2)(x^2 - j12^2)), same u
+template <class V>
+TL_SPECIAL_KERNEL V j1_near_float(const V& u) {
+  return horner_split<0.00019498936985895625, -0.00026975227467473733, 0.00015860016799382093, -5.408003232884924e-05, 1.2242173650571758e-05, -1.9890938630863538e-06, 2.442522397589437e-07, -2.352112928800388e-08, 1.826823500823704e-09, -1.1776197809770069e-10, 6.315984265499528e-12>(u);
+}
+/// Y0(x) / ((x - y02)(x - y03)), float results, u = (x - 5) / 3, x in [2, 8]
+template <class V>
+TL_SPECIAL_KERNEL V y0_near_float(const V& u) {
+  return horner_split<0.1418904988820572, -0.0003203090521066256, -0.11193702372713282, 0.00603659347183708, 0.03018109223456793, -0.0013864040646930872, -0.0045937611517258186, 0.0002823516233418843, 0.00037954814143226, -7.033444854479015e-07, -3.640094748919e-05, 7.772591498407714e-06, -2.5545135463100603e-06, 2.373504321838726e-07, -1.8431358660038473e-07, 2.4668278219575253e-06, -1.421151193782836e-06, -1.0806167368812162e-06, 6.271132734520001e-07, 4.81173865430361e-07, -2.781964998494783e-07>(u);
+}
+/// Y1(x) / ((x - y11)(x - y12)), same u
+template <class V>
+TL_SPECIAL_KERNEL V y1_near_float(const V& u) {
+  return horner_split<-0.12277573505630479, 0.11638360569411066, 0.04824474408622292, -0.05398208069283007, -0.01001043325137207, 0.012297465090605985, 0.00039367338501173754, -0.0011032261046324356, -0.00020821538401134067, 0.00020520698981078955, -5.9114351250526e-05, 2.7127729938741805e-05, -1.989768434544037e-05, 2.2278774003736787e-05, -1.3276026713474661e-05, -9.221027237853832e-06, 5.5241830322860064e-06, 1.591470478293201e-05, -9.559059902899355e-06, -7.751677180839067e-06, 4.654616320254887e-06, 2.6023230045162772e-06, -1.5629565717121665e-06>(u);
+}
+/// (x - z)(x - w) (or with x^2, z^2, w^2) for zeros z = zh + zl, w = wh + wl: x - zh is exact
+/// next to the zero, so the product keeps relative accuracy there.
+template <class V>
+TL_SPECIAL_KERNEL V zero_factors(const V& x, double zh, double zl, double wh, double wl) {
+  return ((x - V(zh)) - V(zl)) * ((x - V(wh)) - V(wl));
 }
 /// sqrt(x) M0(x), float results, x >= 8
 template <class V>
 TL_SPECIAL_KERNEL V m0_far_float(const V& u) {
   return horner<0.797499818629752, -0.00038006989974035733, 4.5067750593622955e-06, -1.5461592126807395e-07, 9.78430196139798e-09, -9.704884101580636e-10, 1.2719009453433972e-10>(u);
-}
-/// sqrt(x) M1(x), float results, x in [2, 8]
-template <class V>
-TL_SPECIAL_KERNEL V m1_mid_float(const V& u) {
-  return horner_split<0.8113735319944082, 0.015112647682915191, 0.003469029250670075, -0.00044329094661309964, 2.3092674286797132e-05, 6.1137290873573706e-06, -2.7494132040723027e-06, 7.052390773781899e-07, -1.3365719828904956e-07, 1.0017564136307062e-08, 1.1666716736199523e-08, -5.5805515844853324e-09>(u);
 }
 /// sqrt(x) M1(x), float results, x >= 8
 template <class V>
@@ -176,25 +199,29 @@ TL_SPECIAL_KERNEL jy_pair<V> phase_cos_sin(const V& x, const V& e) {
   }
   return {cth, sth};
 }
-/// J_N(x) and Y_N(x) for x >= 2 (x = +inf gives 0, 0), N = 0 or 1; F: float results.
+/// J_N(x) and Y_N(x) for x >= 2 (x = +inf gives 0, 0), N = 0 or 1; F: float results, x >= 8
+/// (below, the float kernels take the zero-factored polynomials).
 template <int N, bool F, class V>
 TL_SPECIAL_KERNEL jy_pair<V> jy_modulus_phase(const V& x) {
   constexpr double inf = std::numeric_limits<double>::infinity();
-  const auto mid = x < V(8);
   const V r = V(1) / x;  // the one division: both fits' variables and 1 / sqrt(x) = sqrt(r)
+  const auto mid = x < V(8);
+  const bool any_mid = !F && any_of(mid), all_mid = !F && all_of(mid);
   V ms(0), al(0);
-  if (any_of(mid)) {
+  if (any_mid) {
     const V u = vfma(vmax(r, V(0.125)), V(16.0 / 3), V(-5.0 / 3));
-    if constexpr (F) ms = N == 0 ? m0_mid_float(u) : m1_mid_float(u);
-    else ms = N == 0 ? m0_mid(u) : m1_mid(u);
+    ms = N == 0 ? m0_mid(u) : m1_mid(u);
     al = N == 0 ? a0_mid(u) : a1_mid(u);
   }
-  if (!all_of(mid)) {
+  if (!all_mid) {
     const V rf = vmin(r, V(0.125));
     const V u = V(128) * rf * rf - V(1);
-    if constexpr (F) ms = sel(mid, ms, N == 0 ? m0_far_float(u) : m1_far_float(u));
-    else ms = sel(mid, ms, N == 0 ? m0_far(u) : m1_far(u));
-    al = sel(mid, al, (N == 0 ? a0_far(u) : a1_far(u)) * rf);
+    V mf;
+    if constexpr (F) mf = N == 0 ? m0_far_float(u) : m1_far_float(u);
+    else mf = N == 0 ? m0_far(u) : m1_far(u);
+    const V af = (N == 0 ? a0_far(u) : a1_far(u)) * rf;
+    ms = any_mid ? sel(mid, ms, mf) : mf;
+    al = any_mid ? sel(mid, al, af) : af;
   }
   const V m = ms * vsqrt(r);
   const auto cs = phase_cos_sin<2 * N + 1, F>(x, al);
@@ -203,25 +230,67 @@ TL_SPECIAL_KERNEL jy_pair<V> jy_modulus_phase(const V& x) {
   return {sel(at_inf, V(0), m * cth), sel(at_inf, V(0), m * sth)};
 }
 
-/// J0: even, 1 at 0, 0 at +-inf. F: float results (shorter moduli and phase series).
+// Zeros of J0, J1 (squared) and of Y0, Y1 below 8, as hi + lo (fit_bessel_jy_coefficients.py).
+inline constexpr double j01sq_hi = 5.783185962946784, j01sq_lo = 4.123247343506204e-16;
+inline constexpr double j02sq_hi = 30.471262343662087, j02sq_lo = -2.366534485750659e-16;
+inline constexpr double j11sq_hi = 14.681970642123893, j11sq_lo = -9.858177825793294e-17;
+inline constexpr double j12sq_hi = 49.2184563216946, j12sq_lo = 5.086354069436341e-16;
+inline constexpr double y02_hi = 3.957678419314858, y02_lo = -1.0764340697562706e-16;
+inline constexpr double y03_hi = 7.086051060301773, y03_lo = -8.835285723085408e-17;
+inline constexpr double y11_hi = 2.197141326031017, y11_lo = -4.8259835876454966e-17;
+inline constexpr double y12_hi = 5.429681040794135, y12_lo = 4.162514026670377e-16;
+
+/// J0 or J1 (N) of a = |x|, F: float results (below 8 the zero-factored polynomial in x^2).
+template <int N, bool F, class V>
+TL_SPECIAL_KERNEL V bessel_j_abs(const V& a) {
+  constexpr double edge = F ? 8 : 2;
+  const auto small = a < V(edge);
+  V r(0);
+  if (any_of(small)) {
+    const V as = vmin(a, V(edge));
+    const V t = as * as;  // exact for float x
+    if constexpr (F) {
+      const V u = vfma(t, V(1.0 / 32), V(-1));
+      if constexpr (N == 0) r = zero_factors(t, j01sq_hi, j01sq_lo, j02sq_hi, j02sq_lo) * j0_near_float(u);
+      else r = as * zero_factors(t, j11sq_hi, j11sq_lo, j12sq_hi, j12sq_lo) * j1_near_float(u);
+    } else {
+      const V u = vfma(t, V(0.5), V(-1));
+      if constexpr (N == 0) r = j0_small(u);
+      else r = as * j1x_small(u);
+    }
+  }
+  if (!all_of(small)) r = sel(small, r, jy_modulus_phase<N, F>(vmax(a, V(edge))).j);
+  return r;
+}
+
+/// Y0 or Y1 (N) for x >= 2; F: float results (below 8 the zero-factored polynomial in x).
+template <int N, bool F, class V>
+TL_SPECIAL_KERNEL V bessel_y_large(const V& x) {
+  if constexpr (F) {
+    const auto near = x < V(8);
+    V r(0);
+    if (any_of(near)) {
+      const V xs = vmin(x, V(8));
+      const V u = (xs - V(5)) * V(1.0 / 3);
+      if constexpr (N == 0) r = zero_factors(xs, y02_hi, y02_lo, y03_hi, y03_lo) * y0_near_float(u);
+      else r = zero_factors(xs, y11_hi, y11_lo, y12_hi, y12_lo) * y1_near_float(u);
+    }
+    if (!all_of(near)) r = sel(near, r, jy_modulus_phase<N, true>(vmax(x, V(8))).y);
+    return r;
+  } else {
+    return jy_modulus_phase<N, false>(x).y;
+  }
+}
+
+/// J0: even, 1 at 0, 0 at +-inf. F: float results.
 template <class V, bool F = false>
 TL_SPECIAL_KERNEL V bessel_j0_kernel(const V& x) {
-  const V a = vabs(x);
-  const auto small = a < V(2);
-  V r(0);
-  if (any_of(small)) r = j0_small(vfma(a * a, V(0.5), V(-1)));
-  if (!all_of(small)) r = sel(small, r, jy_modulus_phase<0, F>(vmax(a, V(2))).j);
-  return r;
+  return bessel_j_abs<0, F>(vabs(x));
 }
 /// J1: odd (J1(-0) = -0), +-0 at +-inf.
 template <class V, bool F = false>
 TL_SPECIAL_KERNEL V bessel_j1_kernel(const V& x) {
-  const V a = vabs(x);
-  const auto small = a < V(2);
-  V r(0);
-  if (any_of(small)) r = a * j1x_small(vfma(a * a, V(0.5), V(-1)));
-  if (!all_of(small)) r = sel(small, r, jy_modulus_phase<1, F>(vmax(a, V(2))).j);
-  return vcopysign(V(1), x) * r;
+  return vcopysign(V(1), x) * bessel_j_abs<1, F>(vabs(x));
 }
 /// Y0: -inf at +-0, NaN for x < 0, 0 at +inf.
 template <class V, bool F = false>
@@ -233,12 +302,22 @@ TL_SPECIAL_KERNEL V bessel_y0_kernel(const V& x) {
     const V xs = vmin(x, V(2));
     const V u = vfma(xs * xs, V(0.5), V(-1));
     const V d = (xs - V(z0_hi)) - V(z0_lo);  // x - z0, exact to the last bits
-    // log(x / z0): log1p next to z0 (only packets with a lane there take it)
-    V l = log_sub(xs) - V(-0.11252280788079412);
-    if (const auto near = vabs(d) < V(0.4); any_of(near)) l = sel(near, vlog1p(d / V(z0_hi)), l);
+    V l;  // log(x / z0), relative to x - z0 next to z0
+    if constexpr (F) {
+      // 2 atanh(s) (log_from_split) with s = (x - z0) / (x + z0) next to z0 (|s| <= 0.163), else
+      // log x - log z0 with x = 2^k (1 + f), s = f / (2 + f): one division either way
+      const auto sp = split_log(xs);
+      const auto nz = vabs(d) < V(0.25);
+      l = log_from_split(sel(nz, V(0), sp.k), sel(nz, d, sp.f) / sel(nz, xs + V(z0_hi), V(2) + sp.f)) -
+          sel(nz, V(0), V(-0.11252280788079412));
+    } else {
+      // log1p next to z0 (only packets with a lane there take it)
+      l = log_sub(xs) - V(-0.11252280788079412);
+      if (const auto near = vabs(d) < V(0.4); any_of(near)) l = sel(near, vlog1p(d / V(z0_hi)), l);
+    }
     r = vfma(V(2 / std::numbers::pi) * l, j0_small(u), d * (xs + V(z0_hi)) * y0_small_d(u));
   }
-  if (!all_of(small)) r = sel(small, r, jy_modulus_phase<0, F>(vmax(x, V(2))).y);
+  if (!all_of(small)) r = sel(small, r, bessel_y_large<0, F>(vmax(x, V(2))));
   r = sel(x == V(0), V(-inf), r);
   return sel(x < V(0), V(std::numeric_limits<double>::quiet_NaN()), r);
 }
@@ -251,10 +330,17 @@ TL_SPECIAL_KERNEL V bessel_y1_kernel(const V& x) {
   if (any_of(small)) {
     const V xs = vmin(x, V(2));
     const V u = vfma(xs * xs, V(0.5), V(-1));
-    const V rest = vfma(V(2 / std::numbers::pi) * log_sub(xs), xs * j1x_small(u), xs * y1_small_e(u));
+    V l;  // log x
+    if constexpr (F) {
+      const auto sp = split_log(xs);
+      l = log_from_split(sp.k, sp.f / (V(2) + sp.f));
+    } else {
+      l = log_sub(xs);
+    }
+    const V rest = vfma(V(2 / std::numbers::pi) * l, xs * j1x_small(u), xs * y1_small_e(u));
     r = V(-2 / std::numbers::pi) / xs + rest;
   }
-  if (!all_of(small)) r = sel(small, r, jy_modulus_phase<1, F>(vmax(x, V(2))).y);
+  if (!all_of(small)) r = sel(small, r, bessel_y_large<1, F>(vmax(x, V(2))));
   r = sel(x == V(0), V(-inf), r);
   return sel(x < V(0), V(std::numeric_limits<double>::quiet_NaN()), r);
 }
@@ -263,7 +349,7 @@ TL_SPECIAL_KERNEL V bessel_y1_kernel(const V& x) {
 #define TL_SPECIAL_JY_FLOAT_PACKET(NAME)                                                           \
   template <class B>                                                                                \
   TL_INLINE B NAME##_float_packet(const B& x) {                                                     \
-    return tl::detail::float_via_double(x, [](const auto& d) {                                      \
+    return tl::detail::float_via_double(x, [](const auto& d) TL_INLINE_LAMBDA {                     \
       return sel(visnan(d), d, NAME##_kernel<std::remove_cvref_t<decltype(d)>, true>(d));         \
     });                                                                                             \
   }

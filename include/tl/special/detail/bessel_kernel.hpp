@@ -244,7 +244,7 @@ TL_SPECIAL_KERNEL V k_float_kernel(const V& x) {
 #define TL_SPECIAL_BESSEL_FLOAT_PACKET(NAME, KERNEL)                                                          \
   template <class B>                                                                                          \
   TL_INLINE B NAME##_float_packet(const B& x) {                                                               \
-    return tl::detail::float_via_double(x, [](const auto& d) { return KERNEL; });                             \
+    return tl::detail::float_via_double(x, [](const auto& d) TL_INLINE_LAMBDA { return KERNEL; });            \
   }
 TL_SPECIAL_BESSEL_FLOAT_PACKET(i0, (i_float_kernel<0, false>(d)))
 TL_SPECIAL_BESSEL_FLOAT_PACKET(i0e, (i_float_kernel<0, true>(d)))

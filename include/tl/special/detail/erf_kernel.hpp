@@ -134,7 +134,7 @@ TL_SPECIAL_KERNEL V log_ndtr_float_kernel(const V& x) {
 /// The float packet of log_ndtr (float_via_double).
 template <class B>
 TL_INLINE B log_ndtr_float_packet(const B& x) {
-  return tl::detail::float_via_double(x, [](const auto& d) { return log_ndtr_float_kernel(d); });
+  return tl::detail::float_via_double(x, [](const auto& d) TL_INLINE_LAMBDA { return log_ndtr_float_kernel(d); });
 }
 
 /// erfinv(y) / y for w = -log(1 - y^2) in [0, 6.25].
@@ -235,7 +235,7 @@ TL_INLINE B erfinv_float(const B& a, const B& c, double scale) {
   const B m = sel(a < B(0.5f), vfma(-a, a, B(1)), vfma(c, a, c));
   const B w = -vlog(vmax(m, B(1e-30f)));
   return tl::detail::float_via_double_n(
-      [scale](const auto& af, const auto& cd, const auto& wd) {
+      [scale](const auto& af, const auto& cd, const auto& wd) TL_INLINE_LAMBDA {
         using D = std::decay_t<decltype(af)>;
         const D ad = AFromC ? D(1) - cd : af;
         D x = ad * erfinv_f1(wd);

@@ -277,7 +277,7 @@ struct via_double_unary : tl::detail::floating_unary {
     if constexpr (std::is_same_v<typename B::value_type, float> && float_packet_path<Derived>::enabled)
       return float_packet_path<Derived>::run(x);
     else if constexpr (std::is_same_v<typename B::value_type, float>)
-      return tl::detail::float_via_double(x, [](const auto& d) { return kernel_nan(d); });
+      return tl::detail::float_via_double(x, [](const auto& d) TL_INLINE_LAMBDA { return kernel_nan(d); });
     else return kernel_nan(x);
   }
   /// NaN in, NaN out, whatever the blended regions did with it.
