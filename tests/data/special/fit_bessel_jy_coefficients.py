@@ -13,7 +13,8 @@ coefficient and the C++ `horner<...>` argument list.
   modulus and phase, J_n = M_n cos(x - (2n+1) pi/4 + alpha_n), Y_n = M_n sin(...):
     x in [2, 8], u = 16 / (3x) - 5/3 (21 terms):   sqrt(x) M_n,  alpha_n
     x >= 8, u = 128 / x^2 - 1 (15 terms):          sqrt(x) M_n,  x alpha_n
-  float results: sqrt(x) M_n on [8, inf) in 7 terms (about 1e-12 relative), and below 8 the
+  float results: sqrt(x) M_n on [8, inf) in 7 terms (about 1e-12 relative), below 2 the x < 2
+  forms in 8 terms each, and below 8 the
   zeros factored out: J0 / ((x^2 - j01^2)(x^2 - j02^2)) and J1 / (x (x^2 - j11^2)(x^2 - j12^2)) in
   u = x^2 / 32 - 1 on [0, 8] (12 and 11 terms), Y0 / ((x - y02)(x - y03)) and
   Y1 / ((x - y11)(x - y12)) in u = (x - 5) / 3 on [2, 8] (21 and 23 terms)
@@ -132,6 +133,12 @@ def y_near(n):
     return g
 
 
+# Float results below 2 (Y0 and Y1 only; J takes the polynomials above): the same forms, 8 terms
+# each (J0 8e-14, J1 / x 3e-15, D 1e-15 relative, E 2e-15 absolute).
+fit("float: J0, x < 2", lambda u: mp.besselj(0, mp.sqrt(y_of(u))), 8)
+fit("float: J1 / x, x < 2", lambda u: mp.besselj(1, mp.sqrt(y_of(u))) / mp.sqrt(y_of(u)), 8)
+fit("float: D (Y0), x < 2", small_d, 8)
+fit("float: E (Y1), x < 2", small_e, 8)
 fit("float: J0 / ((x^2 - j01^2)(x^2 - j02^2)), x in [0, 8]", j_near(0), 12)
 fit("float: J1 / (x (x^2 - j11^2)(x^2 - j12^2)), x in [0, 8]", j_near(1), 11)
 fit("float: Y0 / ((x - y02)(x - y03)), x in [2, 8]", y_near(0), 21)

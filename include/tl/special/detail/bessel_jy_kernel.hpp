@@ -24,8 +24,9 @@
 ///  - float results (computed in double, about 2e-11 relative): below 8 the zeros there factored
 ///    out, J0 = (x^2 - j01^2)(x^2 - j02^2) P(u), J1 = x (x^2 - j11^2)(x^2 - j12^2) Q(u) with
 ///    u = x^2 / 32 - 1 (12 and 11 terms), Y0 = (x - y02)(x - y03) R(u), Y1 = (x - y11)(x - y12) S(u)
-///    on [2, 8] with u = (x - 5) / 3 (21 and 23 terms; Y below 2 as in double); above 8 the modulus
-///    and phase with 7-term moduli.
+///    on [2, 8] with u = (x - 5) / 3 (21 and 23 terms; Y below 2 as in double, 8-term fits, tl's
+///    logarithm); above 8 the modulus and phase with 7-term moduli, the phase reduced modulo pi
+///    and one sine series: cos theta = sin(theta + pi/2).
 #include <limits>
 #include <numbers>
 
@@ -108,11 +109,31 @@ TL_SPECIAL_KERNEL V a1_far(const V& u) {
 // ---- float results -----------------------------------------------------------------------------
 // Float results need about 2e-11 relative (the double value then rounds once). Below 8 they take
 // polynomials with the zeros there factored out (each zero held as hi + lo, so x - z and x^2 - z^2
-// keep relative accuracy next to it): no modulus, phase, square root or division. Above 8 the moduli
-// take 7 terms (about 1e-12) and cos and sin of the reduced phase 7 Taylor terms each; the phases
-// alpha_n keep the double fits: near a zero the result's relative error is the phase's absolute
-// error over the distance to the zero.
+// keep relative accuracy next to it): no modulus, phase, square root or division; Y below 2 the
+// double forms in 8 terms each and tl's logarithm. Above 8 the moduli take 7 terms (about 1e-12)
+// and the phase one sine series (phase_sin_float); the phases alpha_n keep the double fits: near a
+// zero the result's relative error is the phase's absolute error over the distance to the zero.
 
+/// J0(x), float results, u = x^2 / 2 - 1, x in [0, 2] (Y0 below 2)
+template <class V>
+TL_SPECIAL_KERNEL V j0_small_float(const V& u) {
+  return horner_split<0.5591341444189621, -0.3849933108722517, 0.052713119331949096, -0.003059303648236486, 9.809776119293172e-05, -1.9956200036197713e-06, 2.8058495886918228e-08, -2.888902793100445e-10>(u);
+}
+/// J1(x) / x, float results, same u (Y1 below 2)
+template <class V>
+TL_SPECIAL_KERNEL V j1x_small_float(const V& u) {
+  return horner_split<0.3849933108722508, -0.10542623866276182, 0.00917791094473062, -0.0003923910561355689, 9.978099947559084e-06, -1.6832370200135758e-07, 2.0222883870473318e-09, -1.8182260675996464e-11>(u);
+}
+/// y0_small_d, float results
+template <class V>
+TL_SPECIAL_KERNEL V y0_small_d_float(const V& u) {
+  return horner_split<0.15082466450050283, -0.029225700006808873, 0.002019796703514312, -7.250878345981867e-05, 1.6009831596595265e-06, -2.398206342826526e-08, 2.599974977606529e-10, -2.135241399916092e-12>(u);
+}
+/// y1_small_e, float results
+template <class V>
+TL_SPECIAL_KERNEL V y1_small_e_float(const V& u) {
+  return horner_split<-0.09862339471544775, 0.08671223464017823, -0.01019428886853119, 0.0005123974401338062, -1.4506735039431583e-05, 2.648303386877552e-07, -3.384566194768824e-09, 3.200184008601488e-11>(u);
+}
 /// J0(x) / ((x^2 - j01^2)(x^2 - j02^2)), float results, u = x^2 / 32 - 1, x in [0, 8]
 template <class V>
 TL_SPECIAL_KERNEL V j0_near_float(const V& u) {
@@ -155,37 +176,35 @@ struct jy_pair {
   V j, y;
 };
 /// cos t and sin t for |t| <= pi/4 (a little beyond too): their Taylor series in t^2 (11 and 10
-/// terms: the first omitted term is below 2^-60 relative there; F, float results: 7 and 7 terms,
-/// below 1e-11 at |t| = 0.91), without a second argument reduction. Returned as {cos, sin}.
-template <bool F, class V>
+/// terms: the first omitted term is below 2^-60 relative there), without a second argument
+/// reduction. Returned as {cos, sin}.
+template <class V>
 TL_SPECIAL_KERNEL jy_pair<V> cos_sin_reduced(const V& t) {
   const V z = t * t;
-  if constexpr (F)
-    return {horner_split<1.0, -0.5, 0.041666666666666664, -0.001388888888888889, 2.48015873015873e-05, -2.755731922398589e-07,
-                         2.08767569878681e-09>(z),
-            t * horner_split<1.0, -0.16666666666666666, 0.008333333333333333, -0.0001984126984126984, 2.7557319223985893e-06,
-                             -2.505210838544172e-08, 1.6059043836821613e-10>(z)};
-  else
-    return {horner<1.0, -0.5, 0.041666666666666664, -0.001388888888888889, 2.48015873015873e-05, -2.755731922398589e-07,
-                   2.08767569878681e-09, -1.1470745597729725e-11, 4.779477332387385e-14, -1.5619206968586225e-16,
-                   4.110317623312165e-19>(z),
-            t * horner<1.0, -0.16666666666666666, 0.008333333333333333, -0.0001984126984126984, 2.7557319223985893e-06,
-                       -2.505210838544172e-08, 1.6059043836821613e-10, -7.647163731819816e-13, 2.8114572543455206e-15,
-                       -8.22063524662433e-18>(z)};
+  return {horner<1.0, -0.5, 0.041666666666666664, -0.001388888888888889, 2.48015873015873e-05, -2.755731922398589e-07,
+                 2.08767569878681e-09, -1.1470745597729725e-11, 4.779477332387385e-14, -1.5619206968586225e-16,
+                 4.110317623312165e-19>(z),
+          t * horner<1.0, -0.16666666666666666, 0.008333333333333333, -0.0001984126984126984, 2.7557319223985893e-06,
+                     -2.505210838544172e-08, 1.6059043836821613e-10, -7.647163731819816e-13, 2.8114572543455206e-15,
+                     -8.22063524662433e-18>(z)};
+}
+/// x - m pi/4 by a three-part Cody-Waite subtraction (pi/4 = P1 + P2 + P3, P1 and P2 of 33 bits):
+/// each m P_i is exact for integers |m| < 2^20.
+template <class V>
+TL_SPECIAL_KERNEL V minus_quarter_pis(const V& x, const V& m) {
+  return ((x - m * V(0.7853981633670628)) - m * V(3.038550253151983e-11)) - m * V(1.0111331243979753e-21);
 }
 /// cos and sin of theta = x + e - C pi/4 (x >= 0, |e| small): theta = t + k pi/2 with |t| <= pi/4
-/// by a three-part Cody-Waite subtraction of m pi/4 (m = 2k + C < 2^20: each m P_i exact), e added
-/// after; above x = 2^19, cos x cos b - sin x sin b with b = e - C pi/4 (exact reduction of x by
-/// xsimd or the C library). F: float results (cos_sin_reduced). Returned as {cos, sin}.
-template <int C, bool F = false, class V>
+/// by subtracting m pi/4 (m = 2k + C < 2^20), e added after; above x = 2^19,
+/// cos x cos b - sin x sin b with b = e - C pi/4 (exact reduction of x by xsimd or the C library).
+/// Returned as {cos, sin}.
+template <int C, class V>
 TL_SPECIAL_KERNEL jy_pair<V> phase_cos_sin(const V& x, const V& e) {
   const auto huge = x > V(0x1p19);
   const V xr = sel(huge, V(0), x);
   const V k = vnearbyint(vfma(xr + e, V(2 / std::numbers::pi), V(-C / 2.0)));
-  const V mm = vfma(k, V(2), V(C));
-  // pi/4 = P1 + P2 + P3, P1 and P2 of 33 bits
-  const V t = (((xr - mm * V(0.7853981633670628)) - mm * V(3.038550253151983e-11)) - mm * V(1.0111331243979753e-21)) + e;
-  const auto cst = cos_sin_reduced<F>(t);
+  const V t = minus_quarter_pis(xr, vfma(k, V(2), V(C))) + e;
+  const auto cst = cos_sin_reduced(t);
   const V ct = cst.j, st = cst.y;
   const V q = k - V(4) * vfloor(k * V(0.25));
   const auto swap = q == V(1) || q == V(3);
@@ -199,35 +218,62 @@ TL_SPECIAL_KERNEL jy_pair<V> phase_cos_sin(const V& x, const V& e) {
   }
   return {cth, sth};
 }
-/// J_N(x) and Y_N(x) for x >= 2 (x = +inf gives 0, 0), N = 0 or 1; F: float results, x >= 8
-/// (below, the float kernels take the zero-factored polynomials).
-template <int N, bool F, class V>
+/// sin(x + e - C pi/4) for float results (x >= 0, |e| small): theta = t + k pi with |t| <= pi/2 by
+/// subtracting m pi/4 (m = 4k + C), then (-1)^k sin t, sin t by its Taylor series (8 terms: below
+/// 1e-11 relative at |t| = pi/2; one series and a sign instead of cos, sin and the quadrant's
+/// swaps); relative next to the zeros of the sine. Above x = 2^19, sin x cos b + cos x sin b,
+/// b = e - C pi/4.
+template <int C, class V>
+TL_SPECIAL_KERNEL V phase_sin_float(const V& x, const V& e) {
+  const auto huge = x > V(0x1p19);
+  const V xr = sel(huge, V(0), x);
+  const V k = vnearbyint(vfma(xr + e, V(1 / std::numbers::pi), V(-C / 4.0)));
+  const V t = minus_quarter_pis(xr, vfma(k, V(4), V(C))) + e;
+  const V st = t * horner_split<1.0, -0.16666666666666666, 0.008333333333333333, -0.0001984126984126984, 2.7557319223985893e-06, -2.505210838544172e-08, 1.6059043836821613e-10, -7.647163731819816e-13>(t * t);
+  const V h = k * V(0.5);
+  V s = sel(vfloor(h) == h, st, -st);
+  if (any_of(huge)) {
+    const V b = e - V(C * std::numbers::pi / 4);
+    s = sel(huge, vsin(x) * vcos(b) + vcos(x) * vsin(b), s);
+  }
+  return s;
+}
+/// J_N(x) and Y_N(x) for x >= 2 (x = +inf gives 0, 0), N = 0 or 1.
+template <int N, class V>
 TL_SPECIAL_KERNEL jy_pair<V> jy_modulus_phase(const V& x) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   const V r = V(1) / x;  // the one division: both fits' variables and 1 / sqrt(x) = sqrt(r)
   const auto mid = x < V(8);
-  const bool any_mid = !F && any_of(mid), all_mid = !F && all_of(mid);
   V ms(0), al(0);
-  if (any_mid) {
+  if (any_of(mid)) {
     const V u = vfma(vmax(r, V(0.125)), V(16.0 / 3), V(-5.0 / 3));
     ms = N == 0 ? m0_mid(u) : m1_mid(u);
     al = N == 0 ? a0_mid(u) : a1_mid(u);
   }
-  if (!all_mid) {
+  if (!all_of(mid)) {
     const V rf = vmin(r, V(0.125));
     const V u = V(128) * rf * rf - V(1);
-    V mf;
-    if constexpr (F) mf = N == 0 ? m0_far_float(u) : m1_far_float(u);
-    else mf = N == 0 ? m0_far(u) : m1_far(u);
-    const V af = (N == 0 ? a0_far(u) : a1_far(u)) * rf;
-    ms = any_mid ? sel(mid, ms, mf) : mf;
-    al = any_mid ? sel(mid, al, af) : af;
+    ms = sel(mid, ms, N == 0 ? m0_far(u) : m1_far(u));
+    al = sel(mid, al, (N == 0 ? a0_far(u) : a1_far(u)) * rf);
   }
   const V m = ms * vsqrt(r);
-  const auto cs = phase_cos_sin<2 * N + 1, F>(x, al);
+  const auto cs = phase_cos_sin<2 * N + 1>(x, al);
   const V cth = cs.j, sth = cs.y;
   const auto at_inf = x == V(inf);
   return {sel(at_inf, V(0), m * cth), sel(at_inf, V(0), m * sth)};
+}
+/// Float results of J_N (Y = false) or Y_N (Y = true) for x >= 8 (x = +inf gives 0): the 7-term
+/// moduli, the double phases and phase_sin_float (cos theta = sin(theta + pi/2)).
+template <int N, bool Y, class V>
+TL_SPECIAL_KERNEL V jy_far_float(const V& x) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const V r = V(1) / x;
+  const V rf = vmin(r, V(0.125));
+  const V u = V(128) * rf * rf - V(1);
+  const V m = (N == 0 ? m0_far_float(u) : m1_far_float(u)) * vsqrt(r);
+  const V al = (N == 0 ? a0_far(u) : a1_far(u)) * rf;
+  const V s = phase_sin_float<2 * N + 1 - (Y ? 0 : 2)>(x, al);
+  return sel(x == V(inf), V(0), m * s);
 }
 
 // Zeros of J0, J1 (squared) and of Y0, Y1 below 8, as hi + lo (fit_bessel_jy_coefficients.py).
@@ -259,7 +305,11 @@ TL_SPECIAL_KERNEL V bessel_j_abs(const V& a) {
       else r = as * j1x_small(u);
     }
   }
-  if (!all_of(small)) r = sel(small, r, jy_modulus_phase<N, F>(vmax(a, V(edge))).j);
+  if (!all_of(small)) {
+    const V al = vmax(a, V(edge));
+    if constexpr (F) r = sel(small, r, jy_far_float<N, false>(al));
+    else r = sel(small, r, jy_modulus_phase<N>(al).j);
+  }
   return r;
 }
 
@@ -275,10 +325,10 @@ TL_SPECIAL_KERNEL V bessel_y_large(const V& x) {
       if constexpr (N == 0) r = zero_factors(xs, y02_hi, y02_lo, y03_hi, y03_lo) * y0_near_float(u);
       else r = zero_factors(xs, y11_hi, y11_lo, y12_hi, y12_lo) * y1_near_float(u);
     }
-    if (!all_of(near)) r = sel(near, r, jy_modulus_phase<N, true>(vmax(x, V(8))).y);
+    if (!all_of(near)) r = sel(near, r, jy_far_float<N, true>(vmax(x, V(8))));
     return r;
   } else {
-    return jy_modulus_phase<N, false>(x).y;
+    return jy_modulus_phase<N>(x).y;
   }
 }
 
@@ -315,7 +365,8 @@ TL_SPECIAL_KERNEL V bessel_y0_kernel(const V& x) {
       l = log_sub(xs) - V(-0.11252280788079412);
       if (const auto near = vabs(d) < V(0.4); any_of(near)) l = sel(near, vlog1p(d / V(z0_hi)), l);
     }
-    r = vfma(V(2 / std::numbers::pi) * l, j0_small(u), d * (xs + V(z0_hi)) * y0_small_d(u));
+    const V j0 = F ? j0_small_float(u) : j0_small(u), dd = F ? y0_small_d_float(u) : y0_small_d(u);
+    r = vfma(V(2 / std::numbers::pi) * l, j0, d * (xs + V(z0_hi)) * dd);
   }
   if (!all_of(small)) r = sel(small, r, bessel_y_large<0, F>(vmax(x, V(2))));
   r = sel(x == V(0), V(-inf), r);
@@ -337,7 +388,8 @@ TL_SPECIAL_KERNEL V bessel_y1_kernel(const V& x) {
     } else {
       l = log_sub(xs);
     }
-    const V rest = vfma(V(2 / std::numbers::pi) * l, xs * j1x_small(u), xs * y1_small_e(u));
+    const V j1x = F ? j1x_small_float(u) : j1x_small(u), e = F ? y1_small_e_float(u) : y1_small_e(u);
+    const V rest = vfma(V(2 / std::numbers::pi) * l, xs * j1x, xs * e);
     r = V(-2 / std::numbers::pi) / xs + rest;
   }
   if (!all_of(small)) r = sel(small, r, bessel_y_large<1, F>(vmax(x, V(2))));
