@@ -9,6 +9,21 @@
 
 namespace tl_test {
 
+/// True in builds under AddressSanitizer (the debug-sanitize preset). Those runs check memory and
+/// undefined behaviour, not accuracy, so the heaviest tests take fewer points or skip their
+/// O(n^3) reference checks there, on the same code paths; the release run checks everything.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool sanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool sanitized = true;
+#else
+inline constexpr bool sanitized = false;
+#endif
+#else
+inline constexpr bool sanitized = false;
+#endif
+
 /// A 64-bit linear congruential generator: reproducible test data without tl's own RNG.
 struct lcg {
   std::uint64_t s;

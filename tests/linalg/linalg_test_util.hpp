@@ -15,6 +15,8 @@
 #include <tl/core/creation.hpp>
 #include <tl/linalg/linalg.hpp>
 
+#include "../test_util.hpp"
+
 namespace tl_linalg_test {
 using tl::index_t;
 using ld = long double;

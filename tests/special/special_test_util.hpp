@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "../test_util.hpp"
+
 #include <tl/tensor.hpp>
 
 namespace special_test {
@@ -155,20 +157,10 @@ bool same(T got, double want) {
   return got == static_cast<T>(want) && std::signbit(got) == std::signbit(want);
 }
 
-/// The number of steps of the float sweeps: 2^20 (2^20 + 1 points); 2^16 under AddressSanitizer,
-/// whose run checks memory and undefined behaviour, not accuracy (the same code paths, the same
-/// ranges and switch points, each step 16 times as wide; the release run checks every point).
-#if defined(__SANITIZE_ADDRESS__)
-inline constexpr std::uint32_t float_sweep_steps = 1u << 16;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-inline constexpr std::uint32_t float_sweep_steps = 1u << 16;
-#else
-inline constexpr std::uint32_t float_sweep_steps = 1u << 20;
-#endif
-#else
-inline constexpr std::uint32_t float_sweep_steps = 1u << 20;
-#endif
+/// The number of steps of the float sweeps: 2^20 (2^20 + 1 points); 2^16 under AddressSanitizer
+/// (tl_test::sanitized: the same code paths, the same ranges and switch points, each step 16 times
+/// as wide; the release run checks every point).
+inline constexpr std::uint32_t float_sweep_steps = tl_test::sanitized ? 1u << 16 : 1u << 20;
 
 /// float_sweep_steps + 1 float bit patterns spread evenly over [0, inf] (subnormals, the overflow
 /// range and +inf included).
