@@ -78,7 +78,7 @@ struct igamma_binary : lanewise_binary<Derived> {
   template <class B>
   TL_INLINE B packet(const B& a, const B& x) const {
     if constexpr (std::is_same_v<typename B::value_type, float>)
-      return tl::detail::float_via_double_n([](const auto& ad, const auto& xd) TL_INLINE_LAMBDA { return igamma_packet<Upper, 0x1p-34>(ad, xd); }, a, x);
+      return tl::detail::float_via_double_n([](const auto& ad, const auto& xd) TL_INLINE_LAMBDA { return igamma_packet<Upper, 0x1p-38>(ad, xd); }, a, x);
     else return igamma_packet<Upper, igamma_eps>(a, x);
   }
 };

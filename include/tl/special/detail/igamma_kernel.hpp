@@ -126,6 +126,28 @@ TL_SPECIAL_KERNEL void igamma_rescale(V& num, V& den) {
 template <class V, double Eps = igamma_eps>
 TL_SPECIAL_KERNEL V igam_series_sum(const V& a, const V& x) {
   const int period = igamma_rescale_period(a, x);
+  if constexpr (Eps > igamma_eps) {
+    // Float results (Eps well above 2^-53): one forward pass with the sum kept as num / den
+    // (den = (a + 1)...(a + k), num = sum of x^j (a + j + 1)...(a + k)), its n roundings far below
+    // float's; it stops where the rest, below t r / (1 - r) with t the last term and
+    // r = x / (a + k + 1) < 1, is below Eps (the sum is at least 1).
+    V tn(1), num(1), den(1);
+    for (int k = 1; k < igamma_max_iter; ++k) {
+      const V ak = a + V(k);
+      tn = tn * x;
+      num = vfma(num, ak, tn);
+      den = den * ak;
+      const V gap = ak + V(1) - x;
+      if (all_of(gap > V(0) && tn * x <= V(Eps) * gap * den)) break;
+      if (k % period == 0) {
+        const auto big = den > V(0x1p500);
+        tn = sel(big, tn * V(0x1p-500), tn);
+        num = sel(big, num * V(0x1p-500), num);
+        den = sel(big, den * V(0x1p-500), den);
+      }
+    }
+    return (num / den) / a;
+  }
   V tn(1), td(1);
   int n = 1;
   for (; n < igamma_max_iter; ++n) {
@@ -183,6 +205,9 @@ TL_SPECIAL_KERNEL V igamc_fraction_value(const V& a, const V& x) {
       q1 = sel(big, q1 * V(0x1p-500), q1);
     }
   }
+  // Float results (Eps well above 2^-53): the last convergent, whose roundings (up to 30 ULP of
+  // double at x = 1 - 2) are far below float's.
+  if constexpr (Eps > igamma_eps) return p1 / q1;
   // the tail t = num / den = k (k - a) / (x + 2k + 1 - a - t') from k = n + 1 down to 1
   const V xa = x - a;  // exact near x = a, where x + 2k + 1 - a would round twice
   V num(0), den(1);
