@@ -49,7 +49,7 @@ TL_INLINE D igamma_packet(const D& a, const D& x) {
   if (xsimd::any(ms || mf)) {
     // one prefactor for both methods; scalar lanes take the series' stand-in
     const auto mp = ms || mf;
-    const D f = igamma_prefactor(xsimd::select(mp, a, D(1)), xsimd::select(mp, x, D(0.5)));
+    const D f = igamma_prefactor<D, (Eps > igamma_eps)>(xsimd::select(mp, a, D(1)), xsimd::select(mp, x, D(0.5)));
     if (xsimd::any(ms)) {
       const D p = f * igam_series_sum<D, Eps>(xsimd::select(ms, a, D(1)), xsimd::select(ms, x, D(0.5)));
       r = xsimd::select(ms, Upper ? D(1) - p : p, r);
