@@ -182,10 +182,11 @@ TEST_CASE("gammainc, gammaincc: float packets (one forward pass, cut at 2^-38) r
   // of the sum, and take the continued fraction's last convergent once it changes by less than
   // 2^-38: the float result is within 1/2 ULP plus about 1e-3 of the double kernel's value (a cut
   // at 2^-34 gives 0.5013, at 2^-18 52 and 82, so the test sees a cut that is too loose). 2^18 pairs with a log-uniform in
-  // [1e-3, 300] and x / a log-uniform in [1e-2, 1e2], and 2^16 with x within 20% of a (the slow
-  // convergence next to x = a, below Temme's region).
+  // [1e-3, 300] and x / a log-uniform in [1e-2, 1e2], 2^16 with x within 20% of a (the slow
+  // convergence next to x = a, below Temme's region) and 2^14 with a log-uniform in [1e3, 1e30] (the
+  // loops' scaling where one step grows their terms by up to 2^100).
   constexpr double bound = 0.51;
-  const tl::index_t n = (1 << 18) + (1 << 16);
+  const tl::index_t n = (1 << 18) + (1 << 16) + (1 << 14);
   tl::tensor<float, 1> a(tl::shape_t<1>{n}), x(tl::shape_t<1>{n});
   std::uint64_t s = 12345;
   const auto uniform = [&s] {
@@ -193,8 +194,9 @@ TEST_CASE("gammainc, gammaincc: float packets (one forward pass, cut at 2^-38) r
     return static_cast<double>(s >> 11) / 9007199254740992.0;
   };
   for (tl::index_t k = 0; k < n; ++k) {
-    const double av = 1e-3 * std::pow(3e5, uniform());
-    const double r = k < (1 << 18) ? std::pow(10.0, 4 * uniform() - 2) : 0.8 + 0.4 * uniform();
+    const bool huge = k >= (1 << 18) + (1 << 16);
+    const double av = huge ? 1e3 * std::pow(1e27, uniform()) : 1e-3 * std::pow(3e5, uniform());
+    const double r = k < (1 << 18) || huge ? std::pow(10.0, 4 * uniform() - 2) : 0.8 + 0.4 * uniform();
     a(k) = static_cast<float>(av);
     x(k) = static_cast<float>(av * r);
   }

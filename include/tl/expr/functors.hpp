@@ -75,6 +75,26 @@ TL_INLINE B float_via_double_n(F&& f, const B& x, const Bs&... ys) {
   for (std::size_t i = 0; i < n; ++i) xf[0][i] = static_cast<float>(xd[0][i]);
   return B::load_aligned(xf[0]);
 }
+/// f(x, ys...) with the operands' lanes reordered so that the lanes where m holds come first (in
+/// their order, then the others in theirs), and the result's lanes put back where they came from.
+/// For packet kernels whose cost is set by the packet's slowest lane in each method (loops that run
+/// until every lane is done): grouped, the double halves of a float packet each run only the
+/// methods of their own lanes. AVX-512 float packets (compress / expand); elsewhere f(x, ys...).
+template <class F, class B, class... Bs>
+TL_INLINE B grouped_lanes(F&& f, const typename B::batch_bool_type& m, const B& x, const Bs&... ys) {
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<typename B::value_type, float> && B::size == 16) {
+    const __mmask16 k = static_cast<__mmask16>(m), rest = static_cast<__mmask16>(~k);
+    const __mmask16 tail = static_cast<__mmask16>(0xFFFFu << __builtin_popcount(k));  // lanes c..15
+    const auto group = [&](const B& v) {
+      return B(_mm512_mask_expand_ps(_mm512_maskz_compress_ps(k, v), tail, _mm512_maskz_compress_ps(rest, v)));
+    };
+    const __m512 r = f(group(x), group(ys)...);
+    return B(_mm512_mask_expand_ps(_mm512_maskz_expand_ps(k, r), rest, _mm512_maskz_compress_ps(tail, r)));
+  }
+#endif
+  return f(x, ys...);
+}
 /// float_via_double_n for one operand.
 template <class B, class F>
 TL_INLINE B float_via_double(const B& x, F&& f) {

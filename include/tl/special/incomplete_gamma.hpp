@@ -77,9 +77,15 @@ template <class Derived, bool Upper>
 struct igamma_binary : lanewise_binary<Derived> {
   template <class B>
   TL_INLINE B packet(const B& a, const B& x) const {
-    if constexpr (std::is_same_v<typename B::value_type, float>)
-      return tl::detail::float_via_double_n([](const auto& ad, const auto& xd) TL_INLINE_LAMBDA { return igamma_packet<Upper, 0x1p-38>(ad, xd); }, a, x);
-    else return igamma_packet<Upper, igamma_eps>(a, x);
+    if constexpr (std::is_same_v<typename B::value_type, float>) {
+      // the lanes below x = a (the power series) first: where few lanes take it, one double half does
+      const auto run = [](const B& ag, const B& xg) TL_INLINE_LAMBDA {
+        return tl::detail::float_via_double_n([](const auto& ad, const auto& xd) TL_INLINE_LAMBDA { return igamma_packet<Upper, 0x1p-38>(ad, xd); }, ag, xg);
+      };
+      return tl::detail::grouped_lanes(run, x < a, a, x);
+    } else {
+      return igamma_packet<Upper, igamma_eps>(a, x);
+    }
   }
 };
 struct gammainc_fn : igamma_binary<gammainc_fn, false> {

@@ -149,16 +149,20 @@ TL_SPECIAL_KERNEL V igam_series_sum(const V& a, const V& x) {
     // Float results (Eps well above 2^-53): one forward pass with the sum kept as num / den
     // (den = (a + 1)...(a + k), num = sum of x^j (a + j + 1)...(a + k)), its n roundings far below
     // float's; it stops where the rest, below t r / (1 - r) with t the last term and
-    // r = x / (a + k + 1) < 1, is below Eps (the sum is at least 1).
-    V tn(1), num(1), den(1);
+    // r = x / (a + k + 1) < 1, is below Eps (the sum is at least 1): t x < Eps (a + k + 1 - x) den,
+    // tested as x / Eps t <= (a + k + 1 - x) den (a + k + 1 - x > 0: the packet path sums the series
+    // only where x <= max(a, 1.1)). Below 2^24 (a, x and a + k, k < 2^22) sixteen steps grow den by
+    // at most 2^392 and num by that times k + 1, so the scaling needs looking at only every 16th.
+    const int every = lane_max(vmax(vabs(a), x)) < 0x1p24 ? 16 : period;
+    const V xe = x * V(1 / Eps), xm1 = x - V(1);
+    V ak = a, tn(1), num(1), den(1);
     for (int k = 1; k < igamma_max_iter; ++k) {
-      const V ak = a + V(k);
+      ak = ak + V(1);
       tn = tn * x;
       num = vfma(num, ak, tn);
       den = den * ak;
-      const V gap = ak + V(1) - x;
-      if (k % 2 == 0 && all_of(gap > V(0) && tn * x <= V(Eps) * gap * den)) break;  // every second step
-      if (k % period == 0) {
+      if (k % 2 == 0 && all_of(tn * xe <= (ak - xm1) * den)) break;  // every second step
+      if (k % every == 0) {
         const auto big = den > V(0x1p500);
         tn = sel(big, tn * V(0x1p-500), tn);
         num = sel(big, num * V(0x1p-500), num);
@@ -201,6 +205,36 @@ TL_SPECIAL_KERNEL V igam_series(const V& a, const V& x) {
 template <class V, double Eps = igamma_eps>
 TL_SPECIAL_KERNEL V igamc_fraction_value(const V& a, const V& x) {
   const int period = igamma_rescale_period(a, x);
+  if constexpr (Eps > igamma_eps) {
+    // Float results (Eps well above 2^-53): the forward recurrences only, with z = x + 2n + 2 - a
+    // and n (n + 1 - a) stepped by additions; stopped at the first even step where every lane's
+    // convergent changes by at most Eps, and that convergent returned (its roundings, up to 30 ULP
+    // of double at x = 1 - 2, are far below float's). The scaling keeps |p|, |q| below 2^256 at each
+    // look, so the test's products stay finite until the next (one step grows them by at most
+    // about x + 2n + |a|: below 2^60 four steps give at most 2^244 more).
+    const int every = lane_max(vmax(vabs(a), x)) < 0x1p60 ? 4 : 1;
+    V z = x + V(4) - a, yk = V(2) - a, dy = V(4) - a;
+    V p0(1), q0 = x, p1 = x + V(1), q1 = (x + V(2) - a) * x;
+    for (int n = 1; n < igamma_max_iter; ++n) {
+      const V p2 = vfma(p1, z, -(p0 * yk)), q2 = vfma(q1, z, -(q0 * yk));
+      z = z + V(2);
+      yk = yk + dy;
+      dy = dy + V(2);
+      if (n % 2 == 0 && all_of(vabs(vfma(p2, q1, -(p1 * q2))) <= V(Eps) * vabs(p2 * q1))) return p2 / q2;
+      p0 = p1;
+      q0 = q1;
+      p1 = p2;
+      q1 = q2;
+      if (n % every == 0) {
+        const auto big = vmax(vabs(p1), vabs(q1)) > V(0x1p256);
+        p0 = sel(big, p0 * V(0x1p-256), p0);
+        q0 = sel(big, q0 * V(0x1p-256), q0);
+        p1 = sel(big, p1 * V(0x1p-256), p1);
+        q1 = sel(big, q1 * V(0x1p-256), q1);
+      }
+    }
+    return p1 / q1;
+  }
   V y = V(1) - a, z = x + y + V(1);
   V p0(1), q0 = x, p1 = x + V(1), q1 = z * x;
   auto done = V(0) != V(0);
@@ -210,14 +244,12 @@ TL_SPECIAL_KERNEL V igamc_fraction_value(const V& a, const V& x) {
     z = z + V(2);
     const V yk = y * V(n);
     const V p2 = p1 * z - p0 * yk, q2 = q1 * z - q0 * yk;
-    // float results (one pass, the last convergent) test every second step: a step more is free
-    const bool test = !(Eps > igamma_eps) || n % 2 == 0;
-    if (test) done = done || (vabs(p2 * q1 - p1 * q2) <= V(Eps) * vabs(p2 * q1));
+    done = done || (vabs(p2 * q1 - p1 * q2) <= V(Eps) * vabs(p2 * q1));
     p0 = p1;
     q0 = q1;
     p1 = p2;
     q1 = q2;
-    if (test && all_of(done)) break;
+    if (all_of(done)) break;
     if (n % period == 0) {
       const auto big = vabs(p1) > V(0x1p500) || vabs(q1) > V(0x1p500);
       p0 = sel(big, p0 * V(0x1p-500), p0);
@@ -226,9 +258,6 @@ TL_SPECIAL_KERNEL V igamc_fraction_value(const V& a, const V& x) {
       q1 = sel(big, q1 * V(0x1p-500), q1);
     }
   }
-  // Float results (Eps well above 2^-53): the last convergent, whose roundings (up to 30 ULP of
-  // double at x = 1 - 2) are far below float's.
-  if constexpr (Eps > igamma_eps) return p1 / q1;
   // the tail t = num / den = k (k - a) / (x + 2k + 1 - a - t') from k = n + 1 down to 1
   const V xa = x - a;  // exact near x = a, where x + 2k + 1 - a would round twice
   V num(0), den(1);
