@@ -27,8 +27,9 @@ namespace detail {
 /// P (Upper = false) or Q (Upper = true) on a double packet: the lanes that take the power series
 /// or the continued fraction run them on packets (each method with the count its own lanes need;
 /// the other lanes are fed a quickly converging stand-in), the lanes with edge values, Temme's
-/// expansion or Q's small-x series run the scalar kernel.
-template <bool Upper, double Eps, class D>
+/// expansion or Q's small-x series run the scalar kernel. Float: for float results (the lanes of a
+/// float packet in double), the series, fraction and prefactor cut at 2^-38 (igamma_kernel.hpp).
+template <bool Upper, bool Float, class D>
 TL_INLINE D igamma_packet(const D& a, const D& x) {
   constexpr std::size_t n = D::size;
   constexpr double inf = std::numeric_limits<double>::infinity();
@@ -49,13 +50,15 @@ TL_INLINE D igamma_packet(const D& a, const D& x) {
   if (xsimd::any(ms || mf)) {
     // one prefactor for both methods; scalar lanes take the series' stand-in
     const auto mp = ms || mf;
-    const D f = igamma_prefactor<D, (Eps > igamma_eps)>(xsimd::select(mp, a, D(1)), xsimd::select(mp, x, D(0.5)));
+    const D f = igamma_prefactor<D, Float>(xsimd::select(mp, a, D(1)), xsimd::select(mp, x, D(0.5)));
     if (xsimd::any(ms)) {
-      const D p = f * igam_series_sum<D, Eps>(xsimd::select(ms, a, D(1)), xsimd::select(ms, x, D(0.5)));
+      const D as = xsimd::select(ms, a, D(1)), xs = xsimd::select(ms, x, D(0.5));
+      const D p = f * (Float ? igam_series_sum_float(as, xs) : igam_series_sum(as, xs));
       r = xsimd::select(ms, Upper ? D(1) - p : p, r);
     }
     if (xsimd::any(mf)) {
-      const D q = f * igamc_fraction_value<D, Eps>(xsimd::select(mf, a, D(4)), xsimd::select(mf, x, D(16)));
+      const D af = xsimd::select(mf, a, D(4)), xf = xsimd::select(mf, x, D(16));
+      const D q = f * (Float ? igamc_fraction_float(af, xf) : igamc_fraction_value(af, xf));
       r = xsimd::select(mf, Upper ? q : D(1) - q, r);
     }
   }
@@ -80,11 +83,11 @@ struct igamma_binary : lanewise_binary<Derived> {
     if constexpr (std::is_same_v<typename B::value_type, float>) {
       // the lanes below x = a (the power series) first: where few lanes take it, one double half does
       const auto run = [](const B& ag, const B& xg) TL_INLINE_LAMBDA {
-        return tl::detail::float_via_double_n([](const auto& ad, const auto& xd) TL_INLINE_LAMBDA { return igamma_packet<Upper, 0x1p-38>(ad, xd); }, ag, xg);
+        return tl::detail::float_via_double_n([](const auto& ad, const auto& xd) TL_INLINE_LAMBDA { return igamma_packet<Upper, true>(ad, xd); }, ag, xg);
       };
       return tl::detail::grouped_lanes(run, x < a, a, x);
     } else {
-      return igamma_packet<Upper, igamma_eps>(a, x);
+      return igamma_packet<Upper, false>(a, x);
     }
   }
 };

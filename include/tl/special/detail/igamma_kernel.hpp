@@ -30,6 +30,9 @@
 namespace tl::special::detail {
 
 inline constexpr double igamma_eps = 0x1p-53;
+/// Where the float packets' series and fraction stop (their results then round the double value
+/// once within 0.50 ULP; a cut at 2^-34 gives 0.5013).
+inline constexpr double igamma_float_eps = 0x1p-38;
 inline constexpr int igamma_max_iter = 1 << 22;
 
 /// E = x - a - a log(x / a) >= 0 for a / 4 <= x <= 4 a as hi + lo (relative error about 2^-56): with
@@ -142,41 +145,15 @@ TL_SPECIAL_KERNEL void igamma_rescale(V& num, V& den) {
 /// step), where each rounding is damped by the factors x / (a + k) < 1 that follow (the forward
 /// terms carry up to n roundings each: 5 ULP near x = a = 10). On packets n is the largest over
 /// the lanes.
-template <class V, double Eps = igamma_eps>
+template <class V>
 TL_SPECIAL_KERNEL V igam_series_sum(const V& a, const V& x) {
   const int period = igamma_rescale_period(a, x);
-  if constexpr (Eps > igamma_eps) {
-    // Float results (Eps well above 2^-53): one forward pass with the sum kept as num / den
-    // (den = (a + 1)...(a + k), num = sum of x^j (a + j + 1)...(a + k)), its n roundings far below
-    // float's; it stops where the rest, below t r / (1 - r) with t the last term and
-    // r = x / (a + k + 1) < 1, is below Eps (the sum is at least 1): t x < Eps (a + k + 1 - x) den,
-    // tested as x / Eps t <= (a + k + 1 - x) den (a + k + 1 - x > 0: the packet path sums the series
-    // only where x <= max(a, 1.1)). Below 2^24 (a, x and a + k, k < 2^22) sixteen steps grow den by
-    // at most 2^392 and num by that times k + 1, so the scaling needs looking at only every 16th.
-    const int every = lane_max(vmax(vabs(a), x)) < 0x1p24 ? 16 : period;
-    const V xe = x * V(1 / Eps), xm1 = x - V(1);
-    V ak = a, tn(1), num(1), den(1);
-    for (int k = 1; k < igamma_max_iter; ++k) {
-      ak = ak + V(1);
-      tn = tn * x;
-      num = vfma(num, ak, tn);
-      den = den * ak;
-      if (k % 2 == 0 && all_of(tn * xe <= (ak - xm1) * den)) break;  // every second step
-      if (k % every == 0) {
-        const auto big = den > V(0x1p500);
-        tn = sel(big, tn * V(0x1p-500), tn);
-        num = sel(big, num * V(0x1p-500), num);
-        den = sel(big, den * V(0x1p-500), den);
-      }
-    }
-    return (num / den) / a;
-  }
   V tn(1), td(1);
   int n = 1;
   for (; n < igamma_max_iter; ++n) {
     tn = tn * x;
     td = td * (a + V(n));
-    if (all_of(tn <= V(Eps) * td)) break;
+    if (all_of(tn <= V(igamma_eps) * td)) break;
     if (n % period == 0) igamma_rescale(tn, td);
   }
   V num(1), den(1);
@@ -185,6 +162,33 @@ TL_SPECIAL_KERNEL V igam_series_sum(const V& a, const V& x) {
     num = ak * den + x * num;
     den = den * ak;
     if (k % period == 0) igamma_rescale(num, den);
+  }
+  return (num / den) / a;
+}
+/// P(a, x) / prefactor for float results: one forward pass with the sum kept as num / den
+/// (den = (a + 1)...(a + k), num = sum of x^j (a + j + 1)...(a + k)), its roundings far below
+/// float's, stopped where the rest, below t r / (1 - r) with t the last term and
+/// r = x / (a + k + 1) < 1, is below 2^-38 (the sum is at least 1): t x < 2^-38 (a + k + 1 - x) den,
+/// tested every second step as 2^38 x t <= (a + k + 1 - x) den (a + k + 1 - x > 0: the packet path
+/// sums the series only where x <= max(a, 1.1)). Below 2^24 (a, x and a + k, k < 2^22) sixteen steps
+/// grow den by at most 2^392 and num by that times k + 1, so the scaling is looked at every 16th.
+template <class V>
+TL_SPECIAL_KERNEL V igam_series_sum_float(const V& a, const V& x) {
+  const int every = lane_max(vmax(vabs(a), x)) < 0x1p24 ? 16 : igamma_rescale_period(a, x);
+  const V xe = x * V(1 / igamma_float_eps), xm1 = x - V(1);
+  V ak = a, tn(1), num(1), den(1);
+  for (int k = 1; k < igamma_max_iter; ++k) {
+    ak = ak + V(1);
+    tn = tn * x;
+    num = vfma(num, ak, tn);
+    den = den * ak;
+    if (k % 2 == 0 && all_of(tn * xe <= (ak - xm1) * den)) break;
+    if (k % every == 0) {
+      const auto big = den > V(0x1p500);
+      tn = sel(big, tn * V(0x1p-500), tn);
+      num = sel(big, num * V(0x1p-500), num);
+      den = sel(big, den * V(0x1p-500), den);
+    }
   }
   return (num / den) / a;
 }
@@ -202,39 +206,9 @@ TL_SPECIAL_KERNEL V igam_series(const V& a, const V& x) {
 /// 5n/4 + 4 (the changes shrink slowly at x = 1 - 2, so stopping at n leaves several ULP), as a
 /// numerator and denominator (no division per step): the forward convergents accumulate up to 30
 /// ULP at x = 1 - 2, the backward evaluation 1.5.
-template <class V, double Eps = igamma_eps>
+template <class V>
 TL_SPECIAL_KERNEL V igamc_fraction_value(const V& a, const V& x) {
   const int period = igamma_rescale_period(a, x);
-  if constexpr (Eps > igamma_eps) {
-    // Float results (Eps well above 2^-53): the forward recurrences only, with z = x + 2n + 2 - a
-    // and n (n + 1 - a) stepped by additions; stopped at the first even step where every lane's
-    // convergent changes by at most Eps, and that convergent returned (its roundings, up to 30 ULP
-    // of double at x = 1 - 2, are far below float's). The scaling keeps |p|, |q| below 2^256 at each
-    // look, so the test's products stay finite until the next (one step grows them by at most
-    // about x + 2n + |a|: below 2^60 four steps give at most 2^244 more).
-    const int every = lane_max(vmax(vabs(a), x)) < 0x1p60 ? 4 : 1;
-    V z = x + V(4) - a, yk = V(2) - a, dy = V(4) - a;
-    V p0(1), q0 = x, p1 = x + V(1), q1 = (x + V(2) - a) * x;
-    for (int n = 1; n < igamma_max_iter; ++n) {
-      const V p2 = vfma(p1, z, -(p0 * yk)), q2 = vfma(q1, z, -(q0 * yk));
-      z = z + V(2);
-      yk = yk + dy;
-      dy = dy + V(2);
-      if (n % 2 == 0 && all_of(vabs(vfma(p2, q1, -(p1 * q2))) <= V(Eps) * vabs(p2 * q1))) return p2 / q2;
-      p0 = p1;
-      q0 = q1;
-      p1 = p2;
-      q1 = q2;
-      if (n % every == 0) {
-        const auto big = vmax(vabs(p1), vabs(q1)) > V(0x1p256);
-        p0 = sel(big, p0 * V(0x1p-256), p0);
-        q0 = sel(big, q0 * V(0x1p-256), q0);
-        p1 = sel(big, p1 * V(0x1p-256), p1);
-        q1 = sel(big, q1 * V(0x1p-256), q1);
-      }
-    }
-    return p1 / q1;
-  }
   V y = V(1) - a, z = x + y + V(1);
   V p0(1), q0 = x, p1 = x + V(1), q1 = z * x;
   auto done = V(0) != V(0);
@@ -244,7 +218,7 @@ TL_SPECIAL_KERNEL V igamc_fraction_value(const V& a, const V& x) {
     z = z + V(2);
     const V yk = y * V(n);
     const V p2 = p1 * z - p0 * yk, q2 = q1 * z - q0 * yk;
-    done = done || (vabs(p2 * q1 - p1 * q2) <= V(Eps) * vabs(p2 * q1));
+    done = done || (vabs(p2 * q1 - p1 * q2) <= V(igamma_eps) * vabs(p2 * q1));
     p0 = p1;
     q0 = q1;
     p1 = p2;
@@ -268,6 +242,37 @@ TL_SPECIAL_KERNEL V igamc_fraction_value(const V& a, const V& x) {
     if (k % period == 0) igamma_rescale(num, den);
   }
   return den / ((xa + V(1)) * den - num);
+}
+/// Q(a, x) / prefactor for float results: the forward recurrences only, with z = x + 2n + 2 - a
+/// and n (n + 1 - a) stepped by additions, stopped at the first even step where every lane's
+/// convergent changes by at most 2^-38, and that convergent returned (its roundings, up to 30 ULP
+/// of double at x = 1 - 2, are far below float's). The scaling keeps |p|, |q| below 2^256 at each
+/// look, so the test's products stay finite until the next (one step grows them by at most about
+/// x + 2n + |a|: below 2^60 four steps give at most 2^244 more).
+template <class V>
+TL_SPECIAL_KERNEL V igamc_fraction_float(const V& a, const V& x) {
+  const int every = lane_max(vmax(vabs(a), x)) < 0x1p60 ? 4 : 1;
+  V z = x + V(4) - a, yk = V(2) - a, dy = V(4) - a;
+  V p0(1), q0 = x, p1 = x + V(1), q1 = (x + V(2) - a) * x;
+  for (int n = 1; n < igamma_max_iter; ++n) {
+    const V p2 = vfma(p1, z, -(p0 * yk)), q2 = vfma(q1, z, -(q0 * yk));
+    z = z + V(2);
+    yk = yk + dy;
+    dy = dy + V(2);
+    if (n % 2 == 0 && all_of(vabs(vfma(p2, q1, -(p1 * q2))) <= V(igamma_float_eps) * vabs(p2 * q1))) return p2 / q2;
+    p0 = p1;
+    q0 = q1;
+    p1 = p2;
+    q1 = q2;
+    if (n % every == 0) {
+      const auto big = vmax(vabs(p1), vabs(q1)) > V(0x1p256);
+      p0 = sel(big, p0 * V(0x1p-256), p0);
+      q0 = sel(big, q0 * V(0x1p-256), q0);
+      p1 = sel(big, p1 * V(0x1p-256), p1);
+      q1 = sel(big, q1 * V(0x1p-256), q1);
+    }
+  }
+  return p1 / q1;
 }
 /// Q(a, x) by the continued fraction times the prefactor.
 template <class V>
