@@ -55,6 +55,7 @@ domain domain_of(const std::string& f) {
   if (f.rfind("std_cyl", 0) == 0) return {0.1, 30};
   if (f.rfind("std_legendre", 0) == 0 || f.rfind("std_hermite", 0) == 0 || f.rfind("std_laguerre", 0) == 0) return {-1, 1};
   if (f == "gammainc" || f == "gammaincc" || f == "zeta") return {0.01, 30};
+  if (f == "gammainc_temme" || f == "gammaincc_temme") return {10, 1000};
   if (f == "polynomial") return {-1, 1};
   return {-5, 5};
 }
@@ -145,12 +146,29 @@ TL_SPECIAL_BENCH_GAMMA(TL_BENCH_TL)
 TL_SPECIAL_BENCH_JY(TL_BENCH_TL)
 #undef TL_BENCH_TL
 
-// Binary: gammainc, gammaincc (x in [0.01, 30], a = 2.5 + x / 2: the transition region), zeta(3, q) (q in [0.01, 30]),
+// Temme's region of gammainc / gammaincc: a uniform in [10, 1000] (the input), x = a (0.7 + 0.6 w) with
+// w = frac(13 a), so |x / a - 1| <= 0.3.
+template <class T>
+T temme_x(T a) {
+  const T w = a * T(13) - std::floor(a * T(13));
+  return a * (T(0.7) + T(0.6) * w);
+}
+template <class T>
+tl::tensor<T, 1> temme_xs(const tl::tensor<T, 1>& a) {
+  tl::tensor<T, 1> x(a.shape());
+  for (std::int64_t i = 0; i < a.shape()[0]; ++i) x(i) = temme_x(a(i));
+  return x;
+}
+// Binary: gammainc, gammaincc (x in [0.01, 30], a = 2.5 + x / 2: the transition region; the _temme rows:
+// Temme's region above), zeta(3, q) (q in [0.01, 30]),
 // degree-10 polynomials on [-1, 1] (recurrences for Legendre, Hermite and Laguerre, the trigonometric forms for the
 // Chebyshev kinds), Hermite with a degree per element in 8..12 (the _mixed rows).
 template <class T>
-auto binary_expr(const std::string& f, const tl::tensor<T, 1>& a, const tl::tensor<T, 1>& x, const tl::tensor<T, 1>& nd) {
+auto binary_expr(const std::string& f, const tl::tensor<T, 1>& a, const tl::tensor<T, 1>& x, const tl::tensor<T, 1>& nd,
+                 const tl::tensor<T, 1>& xt) {
   namespace ts = tl::special;
+  if (f == "gammainc_temme") return tl::tensor<T, 1>(ts::gammainc(x, xt));
+  if (f == "gammaincc_temme") return tl::tensor<T, 1>(ts::gammaincc(x, xt));
   if (f == "gammainc") return tl::tensor<T, 1>(ts::gammainc(a, x));
   if (f == "gammaincc") return tl::tensor<T, 1>(ts::gammaincc(a, x));
   if (f == "zeta") return tl::tensor<T, 1>(ts::zeta(T(3), x));
@@ -173,9 +191,10 @@ std::string domain_name(const std::string& f) { return f.find("polynomial") != s
     const auto x = input<T>(domain_name(#NAME));                   \
     const tl::tensor<T, 1> a = x * T(0.5) + T(2.5);                \
     const tl::tensor<T, 1> nd = tl::floor(x * T(2.5)) + T(10);     \
+    const tl::tensor<T, 1> xt = temme_xs(x);                       \
     tl::tensor<T, 1> y;                                            \
     for (auto _ : state) {                                         \
-      y = binary_expr<T>(#NAME, a, x, nd);                         \
+      y = binary_expr<T>(#NAME, a, x, nd, xt);                     \
       benchmark::DoNotOptimize(y.data());                          \
       benchmark::ClobberMemory();                                  \
     }                                                              \
@@ -184,7 +203,7 @@ std::string domain_name(const std::string& f) { return f.find("polynomial") != s
   BENCHMARK_TEMPLATE(BM_tl_##NAME, float);                         \
   BENCHMARK_TEMPLATE(BM_tl_##NAME, double);
 #define TL_SPECIAL_BENCH_BINARY(X) \
-  X(gammainc) X(gammaincc) X(zeta) X(chebyshev_polynomial_t) X(chebyshev_polynomial_u) X(chebyshev_polynomial_v) \
+  X(gammainc) X(gammaincc) X(gammainc_temme) X(gammaincc_temme) X(zeta) X(chebyshev_polynomial_t) X(chebyshev_polynomial_u) X(chebyshev_polynomial_v) \
   X(chebyshev_polynomial_w) X(hermite_polynomial_h) X(hermite_polynomial_he) X(laguerre_polynomial_l)            \
   X(legendre_polynomial_p) X(hermite_polynomial_h_mixed)
 TL_SPECIAL_BENCH_BINARY(TL_BENCH_TL2)
@@ -268,6 +287,8 @@ TL_BENCH_BOOST(bessel_y1, boost::math::cyl_neumann(1, x))
 TL_BENCH_BOOST(airy_ai, boost::math::airy_ai(x))
 TL_BENCH_BOOST(gammainc, boost::math::gamma_p(T(2.5) + x * T(0.5), x))
 TL_BENCH_BOOST(gammaincc, boost::math::gamma_q(T(2.5) + x * T(0.5), x))
+TL_BENCH_BOOST(gammainc_temme, boost::math::gamma_p(x, temme_x(x)))
+TL_BENCH_BOOST(gammaincc_temme, boost::math::gamma_q(x, temme_x(x)))
 #undef TL_BENCH_BOOST
 #endif
 
@@ -318,9 +339,11 @@ TL_BENCH_TORCH(airy_ai)
     const auto dt = std::is_same_v<T, float> ? torch::kFloat32 : torch::kFloat64;        \
     const auto ta = torch::from_blob(const_cast<T*>(a.data()), {n}, dt).clone();          \
     const auto tx = torch::from_blob(const_cast<T*>(x.data()), {n}, dt).clone();          \
+    const tl::tensor<T, 1> xt = temme_xs(x);                                              \
+    const auto txt = torch::from_blob(const_cast<T*>(xt.data()), {n}, dt).clone();        \
     const auto t3 = torch::full({n}, 3.0, dt), t10 = torch::full({n}, 10.0, dt);          \
     const auto tnd = at::floor(tx * 2.5) + 10;  /* degrees 7 to 12 */                     \
-    (void)ta, (void)t3, (void)t10, (void)tnd;                                             \
+    (void)ta, (void)txt, (void)t3, (void)t10, (void)tnd;                                  \
     auto ty = torch::empty({n}, dt);                                                      \
     for (auto _ : state) {                                                                \
       CALL;                                                                               \
@@ -333,6 +356,8 @@ TL_BENCH_TORCH(airy_ai)
   BENCHMARK_TEMPLATE(BM_torch_##NAME, double);
 TL_BENCH_TORCH2(gammainc, at::special_gammainc_out(ty, ta, tx))
 TL_BENCH_TORCH2(gammaincc, at::special_gammaincc_out(ty, ta, tx))
+TL_BENCH_TORCH2(gammainc_temme, at::special_gammainc_out(ty, tx, txt))
+TL_BENCH_TORCH2(gammaincc_temme, at::special_gammaincc_out(ty, tx, txt))
 TL_BENCH_TORCH2(zeta, at::special_zeta_out(ty, t3, tx))
 TL_BENCH_TORCH2(chebyshev_polynomial_t, at::special_chebyshev_polynomial_t_out(ty, tx, t10))
 TL_BENCH_TORCH2(chebyshev_polynomial_u, at::special_chebyshev_polynomial_u_out(ty, tx, t10))

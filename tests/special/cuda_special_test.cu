@@ -55,13 +55,13 @@ void check_matches(const std::string& name, const tl::tensor<T, 1>& dev, const t
 
 /// Evaluates f on x on the host and on the device and compares.
 template <class T, class F>
-void compare(const std::string& name, const tl::tensor<T, 1>& x, F&& f, double floor = 0.0) {
+void compare(const std::string& name, const tl::tensor<T, 1>& x, F&& f, double floor = 0.0, double widen = 1.0) {
   const tl::tensor<T, 1> host = f(x);
   const tl::tensor<T, 1> dev = f(x.to(cuda0));
   // float: the functions computed in double round the same double result (≤ 1 ULP apart where it
   // lies near a tie); exp2 and entr compute in float with the float elementary functions (libdevice's
   // within 2 ULP, the host's within 2); double: those underneath differ by a few ULPs.
-  check_matches<T>(name, dev, host, std::is_same_v<T, float> ? 4.0 : 64.0, floor);
+  check_matches<T>(name, dev, host, widen * (std::is_same_v<T, float> ? 4.0 : 64.0), floor);
 }
 }  // namespace
 
@@ -117,4 +117,22 @@ TEST_CASE_TEMPLATE("special functions of device tensors match the host evaluator
       "bessel_y1", pos, [](const auto& x) { return s::bessel_y1(x); }, 1.0);
   compare<T>(
       "airy_ai", grid<T>(-10, 10, {0.0}), [](const auto& x) { return s::airy_ai(x); }, 1.0);
+}
+
+TEST_CASE_TEMPLATE("gammainc, gammaincc and zeta of device tensors match the host evaluator", T, float, double) {
+  // Every method of P and Q: the series and the fraction (a = 2.5 + x/2 over x in [0, 30]), Q's
+  // small-x series (a = 2x, x <= 1.1), Temme's expansion (a in [10, 40], x = 0.8a and 1.2a) and the
+  // edge values (x = 0, a = 0, NaN). The double results carry the prefactor's exponent
+  // a log x - x - lgamma(a) (up to about 12 here) in their error on both sides, hence 4x the bound.
+  namespace s = tl::special;
+  const auto tr = grid<T>(0, 30, {0.0, std::nan("")});
+  compare<T>("gammainc (series, fraction)", tr, [](const auto& x) { return s::gammainc(x * T(0.5) + T(2.5), x); }, 1.0, 4.0);
+  compare<T>("gammaincc (series, fraction)", tr, [](const auto& x) { return s::gammaincc(x * T(0.5) + T(2.5), x); }, 1.0, 4.0);
+  const auto sm = grid<T>(0, 1.1, {0.0});
+  compare<T>("gammainc (small x)", sm, [](const auto& x) { return s::gammainc(x * T(2), x); }, 1.0, 4.0);
+  compare<T>("gammaincc (small x)", sm, [](const auto& x) { return s::gammaincc(x * T(2), x); }, 1.0, 4.0);
+  const auto tm = grid<T>(10, 40);
+  compare<T>("gammainc (Temme, x < a)", tm, [](const auto& a) { return s::gammainc(a, a * T(0.8)); }, 1.0, 4.0);
+  compare<T>("gammaincc (Temme, x > a)", tm, [](const auto& a) { return s::gammaincc(a, a * T(1.2)); }, 1.0, 4.0);
+  compare<T>("zeta(3, q)", grid<T>(0.01, 30), [](const auto& q) { return s::zeta(T(3), q); });
 }

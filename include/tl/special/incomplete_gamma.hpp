@@ -6,7 +6,8 @@
 /// Lazy binary expressions (operands broadcast; either may be a scalar), float or double (integer
 /// operands compute in float), computed in double by scalar kernels with a data-dependent
 /// iteration count (tl/special/detail/igamma_kernel.hpp). On packets, gammainc and gammaincc run
-/// their power series and continued fraction on double packets (other lanes lane by lane); zeta with
+/// every method on double packets (the series, the fraction, Q's small-x series, Temme's expansion,
+/// the edge values); zeta with
 /// one integer order per packet runs on double packets (hurwitz_zeta, gamma_kernel.hpp), other
 /// packets lane by lane.
 /// @code
@@ -24,31 +25,33 @@
 
 namespace tl::special {
 namespace detail {
-/// P (Upper = false) or Q (Upper = true) on a double packet: the lanes that take the power series
-/// or the continued fraction run them on packets (each method with the count its own lanes need;
-/// the other lanes are fed a quickly converging stand-in), the lanes with edge values, Temme's
-/// expansion or Q's small-x series run the scalar kernel. Float: for float results (the lanes of a
-/// float packet in double), the series, fraction and prefactor cut at 2^-38 (igamma_kernel.hpp).
+/// P (Upper = false) or Q (Upper = true) on a double packet, every method on packets: the power
+/// series, the continued fraction, Q's small-x series and Temme's expansion each run for the lanes
+/// that take it (as the scalar kernel chooses; each loop as long as its own slowest lane needs, the
+/// other lanes fed a quickly converging stand-in), and the edge values are selected. Float: for
+/// float results (the lanes of a float packet in double), the series, fraction and prefactor cut at
+/// 2^-38 and Temme's rows at 2^-42 (igamma_kernel.hpp).
 template <bool Upper, bool Float, class D>
 TL_INLINE D igamma_packet(const D& a, const D& x) {
-  constexpr std::size_t n = D::size;
   constexpr double inf = std::numeric_limits<double>::infinity();
-  // the method of each lane, as the scalar kernel chooses it (false for NaN)
-  const auto valid = (a > D(0)) && (x > D(0)) && (a < D(inf)) && (x < D(inf)) &&
-                     !((a >= D(10)) && (xsimd::abs(x - a) <= D(0.3) * a));  // not Temme's region
+  const auto finite = (a > D(0)) && (x > D(0)) && (a < D(inf)) && (x < D(inf));  // false for NaN
+  const auto temme = finite && (a >= D(10)) && (xsimd::abs(x - a) <= D(0.3) * a);
+  const auto valid = finite && !temme;
+  // the method of each other lane, as the scalar kernel chooses it
   const auto big_x = x > D(1.1);
   auto ms = valid, mf = valid && big_x && (Upper ? x >= a : x > a);  // x = a: Q's fraction, P's series
-  if constexpr (Upper) {  // igamc_method: series (1 - P), fraction, or Q's small-x series (scalar)
+  if constexpr (Upper) {  // igamc_method: series (1 - P), fraction, or Q's small-x series
     const auto low = x <= D(0.5);
     auto series = (big_x && (x < a)) || (!big_x && !low && (x * D(1.1) < a));
     if (xsimd::any(low && valid)) series = series || (low && (D(-0.4) / xsimd::log(x) < a));
     ms = ms && series;
-  } else {  // P: the fraction (1 - Q) above max(a, 1.1), the scalar kernel in (1, 1.1]
+  } else {  // P: the fraction (1 - Q) above max(a, 1.1), 1 - Q's small-x series in (1, 1.1]
     ms = ms && !((x > D(1)) && (x > a));
   }
+  const auto mq = valid && !(ms || mf);  // Q's small-x series
   D r(0);
   if (xsimd::any(ms || mf)) {
-    // one prefactor for both methods; scalar lanes take the series' stand-in
+    // one prefactor for both methods; the other lanes take the series' stand-in
     const auto mp = ms || mf;
     const D f = igamma_prefactor<D, Float>(xsimd::select(mp, a, D(1)), xsimd::select(mp, x, D(0.5)));
     if (xsimd::any(ms)) {
@@ -62,20 +65,24 @@ TL_INLINE D igamma_packet(const D& a, const D& x) {
       r = xsimd::select(mf, Upper ? q : D(1) - q, r);
     }
   }
-  const auto scalar = !(ms || mf);
-  if (xsimd::any(scalar)) {
-    alignas(64) double av[n], xv[n], rv[n], sv[n];  // sv: 1 where the lane runs the scalar kernel
-    a.store_aligned(av);
-    x.store_aligned(xv);
-    r.store_aligned(rv);
-    xsimd::select(scalar, D(1), D(0)).store_aligned(sv);
-    for (std::size_t i = 0; i < n; ++i)
-      if (sv[i] != 0) rv[i] = Upper ? gammaincc_eval(av[i], xv[i]) : gammainc_eval(av[i], xv[i]);
-    r = D::load_aligned(rv);
+  if (xsimd::any(mq)) {
+    const D q = igamc_series(xsimd::select(mq, a, D(0.5)), xsimd::select(mq, x, D(0.5)));
+    r = xsimd::select(mq, Upper ? q : D(1) - q, r);
+  }
+  if (xsimd::any(temme))
+    r = xsimd::select(temme, igamma_temme<D, Float>(xsimd::select(temme, a, D(20)), xsimd::select(temme, x, D(20)), Upper), r);
+  if (!xsimd::all(finite)) {  // igamma_edges
+    const auto nan = xsimd::isnan(a) || xsimd::isnan(x) || (a < D(0)) || (x < D(0)) ||
+                     ((a == D(0)) && (x == D(0))) || ((a == D(inf)) && (x == D(inf)));
+    const auto p_one = ((a == D(0)) && (x > D(0))) || ((x == D(inf)) && (a < D(inf)));
+    const auto p_zero = ((x == D(0)) && (a > D(0))) || ((a == D(inf)) && (x < D(inf)));
+    r = xsimd::select(p_one, D(Upper ? 0 : 1), r);
+    r = xsimd::select(p_zero, D(Upper ? 1 : 0), r);
+    r = xsimd::select(nan, D(std::numeric_limits<double>::quiet_NaN()), r);
   }
   return r;
 }
-/// Lane-by-lane scalars, and packets through igamma_packet (float in double).
+/// Scalars through the scalar kernels, packets through igamma_packet (float in double).
 template <class Derived, bool Upper>
 struct igamma_binary : lanewise_binary<Derived> {
   template <class B>

@@ -282,26 +282,31 @@ TL_SPECIAL_KERNEL V igamc_fraction(const V& a, const V& x) {
   return sel(f == V(0), V(0), f * igamc_fraction_value(a, x));
 }
 /// lgamma(1 + a) for a > -1/4, accurate near a = 0.
-TL_HDI double lgamma1p(double a) {
-  return a < 0.75 ? a * (a - 1) * lgamma_k1(a) : lgamma_kernel(1 + a);
+template <class V>
+TL_SPECIAL_KERNEL V lgamma1p(const V& a) {
+  const auto lo = a < V(0.75);
+  if (all_of(lo)) return a * (a - V(1)) * lgamma_k1(a);
+  if (!any_of(lo)) return lgamma_kernel(V(1) + a);
+  return sel(lo, a * (a - V(1)) * lgamma_k1(vmin(a, V(0.75))), lgamma_kernel(V(1) + a));
 }
-/// Q(a, x) for x <= 1.1 and small a.
-TL_HDI double igamc_series(double a, double x) {
-  double fac = 1, sum = 0;
+/// Q(a, x) for 0 < x <= 1.1 and small a (on packets, the series as long as the slowest lane needs).
+template <class V>
+TL_SPECIAL_KERNEL V igamc_series(const V& a, const V& x) {
+  V fac(1), sum(0);
   int n = 1;
   for (; n < igamma_max_iter; ++n) {
-    fac *= -x / n;
-    const double term = fac / (a + n);
-    sum += term;
-    if (std::fabs(term) <= igamma_eps * std::fabs(sum)) break;
+    fac = fac * (-x / V(n));
+    const V term = fac / (a + V(n));
+    sum = sum + term;
+    if (all_of(vabs(term) <= V(igamma_eps) * vabs(sum))) break;
   }
   // the sum again, nested from term n inwards: -x (1/(a+1) - x/2 (1/(a+2) - x/3 (...)))
-  double t = 0;
-  for (int k = n; k >= 1; --k) t = 1 / (a + k) - x * t / (k + 1);
+  V t(0);
+  for (int k = n; k >= 1; --k) t = V(1) / (a + V(k)) - x * t / V(k + 1);
   sum = -x * t;
-  const double u = a * std::log(x) - lgamma1p(a);  // x^a / Gamma(a) = a e^u
-  const double em = std::expm1(u);
-  return -(em + a * sum * (1 + em));
+  const V u = a * log_sub(x) - lgamma1p(a);  // x^a / Gamma(a) = a e^u
+  const V em = vexpm1(u);
+  return -(em + a * sum * (V(1) + em));
 }
 /// Which series or fraction Q takes (Cephes' choice): 0 = 1 - P by the series, 1 = the
 /// fraction, 2 = igamc_series.
@@ -320,7 +325,8 @@ TL_HDI double igamc_finite(double a, double x) {
 /// Row k of Temme's expansion, C_k(eta) = sum_n d_kn eta^n for |eta| <= 0.35 (coefficients from
 /// tests/data/special/fit_igamma_coefficients.py, each row cut where its terms fall below 2^-66 of
 /// the sum at a >= 10).
-TL_HDI double igamma_temme_row(int k, double eta) {
+template <class V>
+TL_SPECIAL_KERNEL V igamma_temme_row(int k, const V& eta) {
   switch (k) {
     case 0: return horner<-0.3333333333333333, 0.08333333333333333, -0.014814814814814815, 0.0011574074074074073, 0.0003527336860670194, -0.0001787551440329218, 3.919263178522438e-05, -2.185448510679992e-06, -1.85406221071516e-06, 8.296711340953087e-07, -1.7665952736826078e-07, 6.707853543401498e-09, 1.0261809784240309e-08, -4.382036018453353e-09, 9.14769958223679e-10, -2.5514193994946248e-11, -5.830772132550426e-11, 2.4361948020667415e-11, -5.0276692801141755e-12>(eta);
     case 1: return horner<-0.001851851851851852, -0.003472222222222222, 0.0026455026455026454, -0.0009902263374485596, 0.00020576131687242798, -4.018775720164609e-07, -1.8098550334489977e-05, 7.64916091608111e-06, -1.6120900894563446e-06, 4.647127802807434e-09, 1.378633446915721e-07, -5.752545603517705e-08, 1.1951628599778148e-08, -1.7543241719747647e-11, -1.0091543710600413e-09, 4.162792991842583e-10, -8.56390702649298e-11>(eta);
@@ -347,7 +353,7 @@ TL_HDI double igamma_temme_row(int k, double eta) {
     case 22: return horner<73.89033153567425>(eta);
     case 23: return horner<212.1683709838252>(eta);
     case 24: return horner<-989.5964309832236>(eta);
-    default: return 0;
+    default: return V(0);
   }
 }
 /// Temme's uniform asymptotic expansion (DiDonato and Morris 1986) for a >= 10, |x / a - 1| <= 0.3:
@@ -356,35 +362,46 @@ TL_HDI double igamma_temme_row(int k, double eta) {
 /// evaluated as v = e^-E (erfcx(|y|) / 2 +- sum / sqrt(2 pi a)): the smaller of P and Q, the other
 /// is 1 - v. E is formed in double-double from s = (x - a) / (x + a), E = (x - a) s - 2 a s^3 (1/3 + s^2/5 + ...),
 /// so that e^-E carries no cancelled logarithm.
-TL_HDI double igamma_temme(double a, double x, bool upper) {
-  const double d = x - a;
-  const dd<double> ee = igamma_exponent(a, x);
-  const double e_hi = ee.hi, e_lo = ee.lo;
+template <class V, bool Float = false>
+TL_SPECIAL_KERNEL V igamma_temme(const V& a, const V& x, bool upper) {
+  const V d = x - a;
+  const dd<V> ee = Float ? dd<V>{igamma_exponent_float(a, x), V(0)} : igamma_exponent(a, x);
+  const V e_hi = ee.hi, e_lo = ee.lo;
   // y = sqrt(e_hi + e_lo) as hi + lo
-  const double y = std::sqrt(e_hi);
-  const dd<double> yy = two_prod(y, y);
-  const double y_lo = y > 0 ? (((e_hi - yy.hi) - yy.lo) + e_lo) / (2 * y) : 0;
-  const double eta = std::copysign(y * std::sqrt(2 / a), d);
-  const double r = 1 / a;
-  double sum = igamma_temme_row(0, eta), rk = 1;
-  int small = 0;  // stop after two terms below 2^-60 of the sum (one row may vanish near its zero)
-  for (int k = 1; k < 25 && small < 2; ++k) {
-    rk *= r;
-    const double t = igamma_temme_row(k, eta) * rk;
-    sum += t;
-    small = std::fabs(t) <= 0x1p-60 * std::fabs(sum) ? small + 1 : 0;
+  const V y = vsqrt(e_hi);
+  const dd<V> yy = two_prod(y, y);
+  const auto pos = y > V(0);
+  const V y_lo = sel(pos, (((e_hi - yy.hi) - yy.lo) + e_lo) / (V(2) * sel(pos, y, V(1))), V(0));
+  const V eta = vcopysign(y * vsqrt(V(2) / a), d);
+  const V r = V(1) / a;
+  V sum = igamma_temme_row(0, eta), rk(1);
+  // each lane stops after two terms below 2^-60 of its sum (one row may vanish near its zero;
+  // Float: for float results, 2^-42, with E summed in plain double, igamma_exponent_float)
+  V small(0);
+  for (int k = 1; k < 25; ++k) {
+    const auto done = small >= V(2);
+    if (all_of(done)) break;
+    rk = rk * r;
+    const V t = igamma_temme_row(k, eta) * rk;
+    sum = sel(done, sum, sum + t);
+    small = sel(done, small, sel(vabs(t) <= V(Float ? 0x1p-42 : 0x1p-60) * vabs(sum), small + V(1), V(0)));
   }
-  const double sign = d >= 0 ? 1 : -1, rs = sign * sum * (0.3989422804014326779 / std::sqrt(a));
-  double v = 0;
-  if (y < 0.75) {
+  const auto up = d >= V(0);
+  const V rs = sel(up, sum, -sum) * (V(0.3989422804014326779) / vsqrt(a));
+  const auto near = y < V(0.75);
+  V v(0);
+  if (any_of(near)) {
     // erfc(y) = 1 - erf(y) directly (erf_small's range): erfcx(y) e^-E is less accurate there
-    v = 0.5 * ((1 - erf_small(y)) - 1.1283791670955125739 * y_lo) + times_exp(rs, -e_hi, -e_lo);
-  } else {
-    // erfcx(y + y_lo) = erfcx(y) + y_lo (2 y erfcx(y) - 2 / sqrt(pi))
-    const double g = erfcx_kernel(y);
-    v = times_exp(0.5 * (g + y_lo * (2 * y * g - 1.1283791670955125739)) + rs, -e_hi, -e_lo);
+    const V ys = vmin(y, V(0.75));
+    v = V(0.5) * ((V(1) - erf_small(ys)) - V(1.1283791670955125739) * y_lo) + times_exp(rs, -e_hi, -e_lo);
   }
-  return (d >= 0) == upper ? v : 1 - v;
+  if (!all_of(near)) {
+    // erfcx(y + y_lo) = erfcx(y) + y_lo (2 y erfcx(y) - 2 / sqrt(pi))
+    const V yl = vmax(y, V(0.75));
+    const V g = erfcx_kernel(yl);
+    v = sel(near, v, times_exp(V(0.5) * (g + y_lo * (V(2) * yl * g - V(1.1283791670955125739))) + rs, -e_hi, -e_lo));
+  }
+  return upper ? sel(up, v, V(1) - v) : sel(up, V(1) - v, v);
 }
 /// Whether (a, x) is in the region of Temme's expansion.
 TL_HDI bool igamma_use_temme(double a, double x) { return a >= 10 && std::fabs(x - a) <= 0.3 * a; }
