@@ -54,7 +54,7 @@ domain domain_of(const std::string& f) {
   if (f == "airy_ai") return {-10, 10};
   if (f.rfind("std_cyl", 0) == 0) return {0.1, 30};
   if (f.rfind("std_legendre", 0) == 0 || f.rfind("std_hermite", 0) == 0 || f.rfind("std_laguerre", 0) == 0) return {-1, 1};
-  if (f == "gammainc" || f == "gammaincc" || f == "zeta") return {0.01, 30};
+  if (f == "gammainc" || f == "gammaincc" || f == "zeta" || f == "zeta_real") return {0.01, 30};
   if (f == "gammainc_temme" || f == "gammaincc_temme") return {10, 1000};
   if (f == "polynomial") return {-1, 1};
   return {-5, 5};
@@ -160,7 +160,7 @@ tl::tensor<T, 1> temme_xs(const tl::tensor<T, 1>& a) {
   return x;
 }
 // Binary: gammainc, gammaincc (x in [0.01, 30], a = 2.5 + x / 2: the transition region; the _temme rows:
-// Temme's region above), zeta(3, q) (q in [0.01, 30]),
+// Temme's region above), zeta(3, q) and zeta(2.5, q) (q in [0.01, 30]; the real order takes the other path),
 // degree-10 polynomials on [-1, 1] (recurrences for Legendre, Hermite and Laguerre, the trigonometric forms for the
 // Chebyshev kinds), Hermite with a degree per element in 8..12 (the _mixed rows).
 template <class T>
@@ -172,6 +172,7 @@ auto binary_expr(const std::string& f, const tl::tensor<T, 1>& a, const tl::tens
   if (f == "gammainc") return tl::tensor<T, 1>(ts::gammainc(a, x));
   if (f == "gammaincc") return tl::tensor<T, 1>(ts::gammaincc(a, x));
   if (f == "zeta") return tl::tensor<T, 1>(ts::zeta(T(3), x));
+  if (f == "zeta_real") return tl::tensor<T, 1>(ts::zeta(T(2.5), x));
   if (f == "chebyshev_polynomial_t") return tl::tensor<T, 1>(ts::chebyshev_polynomial_t(x, T(10)));
   if (f == "chebyshev_polynomial_u") return tl::tensor<T, 1>(ts::chebyshev_polynomial_u(x, T(10)));
   if (f == "chebyshev_polynomial_v") return tl::tensor<T, 1>(ts::chebyshev_polynomial_v(x, T(10)));
@@ -203,7 +204,7 @@ std::string domain_name(const std::string& f) { return f.find("polynomial") != s
   BENCHMARK_TEMPLATE(BM_tl_##NAME, float);                         \
   BENCHMARK_TEMPLATE(BM_tl_##NAME, double);
 #define TL_SPECIAL_BENCH_BINARY(X) \
-  X(gammainc) X(gammaincc) X(gammainc_temme) X(gammaincc_temme) X(zeta) X(chebyshev_polynomial_t) X(chebyshev_polynomial_u) X(chebyshev_polynomial_v) \
+  X(gammainc) X(gammaincc) X(gammainc_temme) X(gammaincc_temme) X(zeta) X(zeta_real) X(chebyshev_polynomial_t) X(chebyshev_polynomial_u) X(chebyshev_polynomial_v) \
   X(chebyshev_polynomial_w) X(hermite_polynomial_h) X(hermite_polynomial_he) X(laguerre_polynomial_l)            \
   X(legendre_polynomial_p) X(hermite_polynomial_h_mixed)
 TL_SPECIAL_BENCH_BINARY(TL_BENCH_TL2)
@@ -342,8 +343,9 @@ TL_BENCH_TORCH(airy_ai)
     const tl::tensor<T, 1> xt = temme_xs(x);                                              \
     const auto txt = torch::from_blob(const_cast<T*>(xt.data()), {n}, dt).clone();        \
     const auto t3 = torch::full({n}, 3.0, dt), t10 = torch::full({n}, 10.0, dt);          \
+    const auto t25 = torch::full({n}, 2.5, dt);                                           \
     const auto tnd = at::floor(tx * 2.5) + 10;  /* degrees 7 to 12 */                     \
-    (void)ta, (void)txt, (void)t3, (void)t10, (void)tnd;                                  \
+    (void)ta, (void)txt, (void)t3, (void)t25, (void)t10, (void)tnd;                       \
     auto ty = torch::empty({n}, dt);                                                      \
     for (auto _ : state) {                                                                \
       CALL;                                                                               \
@@ -359,6 +361,7 @@ TL_BENCH_TORCH2(gammaincc, at::special_gammaincc_out(ty, ta, tx))
 TL_BENCH_TORCH2(gammainc_temme, at::special_gammainc_out(ty, tx, txt))
 TL_BENCH_TORCH2(gammaincc_temme, at::special_gammaincc_out(ty, tx, txt))
 TL_BENCH_TORCH2(zeta, at::special_zeta_out(ty, t3, tx))
+TL_BENCH_TORCH2(zeta_real, at::special_zeta_out(ty, t25, tx))
 TL_BENCH_TORCH2(chebyshev_polynomial_t, at::special_chebyshev_polynomial_t_out(ty, tx, t10))
 TL_BENCH_TORCH2(chebyshev_polynomial_u, at::special_chebyshev_polynomial_u_out(ty, tx, t10))
 TL_BENCH_TORCH2(chebyshev_polynomial_v, at::special_chebyshev_polynomial_v_out(ty, tx, t10))

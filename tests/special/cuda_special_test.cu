@@ -135,4 +135,5 @@ TEST_CASE_TEMPLATE("gammainc, gammaincc and zeta of device tensors match the hos
   compare<T>("gammainc (Temme, x < a)", tm, [](const auto& a) { return s::gammainc(a, a * T(0.8)); }, 1.0, 4.0);
   compare<T>("gammaincc (Temme, x > a)", tm, [](const auto& a) { return s::gammaincc(a, a * T(1.2)); }, 1.0, 4.0);
   compare<T>("zeta(3, q)", grid<T>(0.01, 30), [](const auto& q) { return s::zeta(T(3), q); });
+  compare<T>("zeta(2.5, q)", grid<T>(0.01, 30), [](const auto& q) { return s::zeta(T(2.5), q); });
 }

@@ -108,6 +108,61 @@ TEST_CASE_TEMPLATE("zeta with a scalar integer order: poles, infinities, NaN and
   CHECK(std::isnan(z(40 + 3)));
 }
 
+TEST_CASE_TEMPLATE("zeta with real orders per lane: packets agree with the scalar kernel, edge lanes mixed in", T, float, double) {
+  // Packets whose orders differ (or are not integers) run hurwitz_zeta_real on their lanes with s > 1
+  // and q > 0 and the scalar kernel on the rest: every lane must match the scalar kernel (the mpmath
+  // rows above bound both against the reference), the edge lanes exactly.
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> ss, qs;
+  std::uint64_t seed = 99;
+  const auto uniform = [&seed] {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<double>(seed >> 11) / 9007199254740992.0;
+  };
+  const double edge_s[] = {1.0, 0.5, nan, inf, 2.5, 3.0, 1.5, 2.0};
+  const double edge_q[] = {1.0, 2.0, 1.0, 0.5, 0.0, -2.5, nan, inf};
+  for (int i = 0; i < 4096; ++i) {
+    if (i % 16 == 5) {  // one edge lane in every packet of 16 (two of 8)
+      ss.push_back(edge_s[(i / 16) % 8]);
+      qs.push_back(edge_q[(i / 16) % 8]);
+    } else {
+      ss.push_back(1.0 + std::pow(10.0, 3 * uniform() - 2.5));  // 1.003 .. 11
+      qs.push_back(std::pow(10.0, 8 * uniform() - 4));          // 1e-4 .. 1e4
+    }
+  }
+  tl::tensor<T, 1> s(tl::shape_t<1>{static_cast<tl::index_t>(ss.size())}), q(s.shape());
+  for (std::size_t i = 0; i < ss.size(); ++i) {
+    s(static_cast<tl::index_t>(i)) = static_cast<T>(ss[i]);
+    q(static_cast<tl::index_t>(i)) = static_cast<T>(qs[i]);
+  }
+  const tl::tensor<T, 1> z = ts::zeta(s, q);
+  double worst = 0;
+  for (tl::index_t i = 0; i < s.numel(); ++i) {
+    const T ref = ts::detail::zeta_fn{}(s(i), q(i));
+    INFO("zeta(" << double(s(i)) << ", " << double(q(i)) << ") = " << double(z(i)) << ", scalar " << double(ref));
+    if (!std::isfinite(double(ref)) || ref == 0 || !(q(i) > 0)) CHECK(same(z(i), ref));
+    else worst = std::max(worst, std::fabs(double(z(i)) - double(ref)) / std::fabs(double(ref)) / std::numeric_limits<T>::epsilon());
+  }
+  MESSAGE("largest difference, packet against scalar: " << worst << " epsilon");
+  CHECK(worst <= (std::is_same_v<T, float> ? 1.0 : 4.0));
+}
+
+TEST_CASE("zeta for large q: the integral term w^(1-s) / (s - 1) is formed by itself") {
+  // zeta(s, q) ~ q^(1-s) / (s - 1) (1 + (s - 1) / (2q) + ...): for q^-s below the smallest double the
+  // sum's terms all underflow but the result does not.
+  const double cases[][3] = {{2.0, 1e200, 1e-200}, {3.0, 1e150, 5e-301}, {2.5, 1e150, 1e-225 / 1.5}, {1.5, 1e300, 2e-150}};
+  for (const auto& c : cases) {
+    INFO("zeta(" << c[0] << ", " << c[1] << ")");
+    CHECK(ts::detail::zeta_fn{}(c[0], c[1]) == doctest::Approx(c[2]).epsilon(1e-14));
+    const auto s = from_list<double>({c[0], c[0] + 0.25, c[0]}), q = from_list<double>({c[1], c[1], c[1]});
+    const tl::tensor<double, 1> z = ts::zeta(s, q);  // orders differ: the real-order packet path
+    CHECK(z(0) == doctest::Approx(c[2]).epsilon(1e-14));
+    CHECK(z(2) == doctest::Approx(c[2]).epsilon(1e-14));
+    const tl::tensor<double, 1> zi = ts::zeta(c[0], q);  // one order: the integer-order path where it is one
+    CHECK(zi(1) == doctest::Approx(c[2]).epsilon(1e-14));
+  }
+}
+
 TEST_CASE_TEMPLATE("gammainc, gammaincc, zeta: edge values (torch 1.13)", T, float, double) {
   const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
   const auto a = from_list<T>({0., -1., 1., 1., 1., inf, 0., 2., nan, 1., inf});

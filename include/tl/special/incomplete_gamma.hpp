@@ -108,7 +108,8 @@ struct gammaincc_fn : igamma_binary<gammaincc_fn, true> {
 };
 /// Packets whose lanes share one integer order 2 <= s <= 64 (a scalar order, the common case) and
 /// have no q below -64 run hurwitz_zeta on double packets (the exact q + k, double-double powers);
-/// other packets run the scalar kernel lane by lane.
+/// other packets run hurwitz_zeta_real (real orders, per lane) on their lanes with s > 1 and
+/// q >= 2^-1000 (both finite), and the scalar kernel on the rest (edge values, q <= 0).
 struct zeta_fn : lanewise_binary<zeta_fn> {
   static constexpr const char* name = "zeta";
   static TL_HDI double eval(double s, double q) { return zeta_eval(s, q); }
@@ -116,18 +117,31 @@ struct zeta_fn : lanewise_binary<zeta_fn> {
   template <class B>
   TL_INLINE B packet(const B& s, const B& q) const {
     using T = typename B::value_type;
+    constexpr T inf = std::numeric_limits<T>::infinity();
     const double s0 = common_lane(s);
     const bool uniform = s0 >= 2 && s0 <= 64 && s0 == std::floor(s0);  // false for NaN
-    if (!uniform || xsimd::any(q < B(-64))) return lanewise_binary<zeta_fn>::packet(s, q);
+    if (!uniform || xsimd::any(q < B(-64))) {
+      // false for NaN; 2^-1000 is 0 in float, where every q > 0 is normal in double
+      const auto ok = (s > B(1)) && (s < B(inf)) && (q > B(0)) && (q >= B(T(0x1p-1000))) && (q < B(inf));
+      if (!xsimd::any(ok)) return lanewise_binary<zeta_fn>::packet(s, q);
+      const auto run = [](const auto& sd, const auto& qd) TL_INLINE_LAMBDA {
+        using D = std::remove_cvref_t<decltype(sd)>;
+        const auto okd = (sd > D(1)) && (sd < D(std::numeric_limits<double>::infinity())) && (qd >= D(0x1p-1000));
+        return hurwitz_zeta_real(xsimd::select(okd, sd, D(2)), xsimd::select(okd, qd, D(1)));
+      };
+      B r;
+      if constexpr (std::is_same_v<T, float>) r = tl::detail::float_via_double_n(run, s, q);
+      else r = run(s, q);
+      return xsimd::all(ok) ? r : xsimd::select(ok, r, lanewise_binary<zeta_fn>::packet(s, q));
+    }
     const int order = static_cast<int>(s0);
     const auto run = [order](const auto& qd) {
       using D = std::remove_cvref_t<decltype(qd)>;
-      constexpr double inf = std::numeric_limits<double>::infinity();
       const auto pole = (qd <= D(0)) & (qd == xsimd::floor(qd));
-      const auto finite = xsimd::abs(qd) < D(inf);  // false for NaN
+      const auto finite = xsimd::abs(qd) < D(std::numeric_limits<double>::infinity());  // false for NaN
       D r = hurwitz_zeta(order, xsimd::select(finite & !pole, qd, D(1)));
-      r = xsimd::select(pole, D(inf), r);
-      r = xsimd::select(qd == D(inf), D(0), r);
+      r = xsimd::select(pole, D(std::numeric_limits<double>::infinity()), r);
+      r = xsimd::select(qd == D(std::numeric_limits<double>::infinity()), D(0), r);
       return xsimd::select(xsimd::isnan(qd), qd, r);
     };
     if constexpr (std::is_same_v<T, float>) return tl::detail::float_via_double(q, run);

@@ -54,6 +54,75 @@ TL_SPECIAL_KERNEL V recip_pow(const dd<V>& ab, int m) {
   return sel(visnan(t), V(std::numeric_limits<double>::infinity()), t);
 }
 
+/// log(a + b) as hi + lo (relative error about 2^-60) for positive normal finite a, |b| <= ulp(a) / 2:
+/// a = 2^k (1 + f) (split_log; f exact), log(1 + f) = 2 atanh(t) with t = f / (2 + f) and its
+/// division's remainder kept, 2 atanh(t) = 2t + 2t^3 (1/3 + t^2/5 + ...) (|t| <= 0.172: 11 terms
+/// reach 2^-60 of it), k log 2 in two parts (k ln2_hi exact), b / a for log(1 + b / a).
+template <class V>
+TL_SPECIAL_KERNEL dd<V> log_dd(const dd<V>& ab) {
+  constexpr double ln2_hi = 0.693147180369123816490, ln2_lo = 1.90821492927058770002e-10;
+  const split_t<V> sp = split_log(ab.hi);
+  const V f = sp.f;
+  const dd<V> den = two_sum(V(2), f);
+  const V t = f / den.hi;
+  const dd<V> tp = two_prod(t, den.hi);
+  const V t_lo = (((f - tp.hi) - tp.lo) - t * den.lo) / den.hi;
+  const V t2 = t * t;
+  const V odd = V(2) * t * t2 *
+                horner<1.0 / 3, 1.0 / 5, 1.0 / 7, 1.0 / 9, 1.0 / 11, 1.0 / 13, 1.0 / 15, 1.0 / 17, 1.0 / 19, 1.0 / 21, 1.0 / 23>(t2);
+  const dd<V> head = two_sum(sp.k * V(ln2_hi), V(2) * t);
+  const V lo = head.lo + (sp.k * V(ln2_lo) + ((V(2) * t_lo + odd) + ab.lo / ab.hi));
+  const V hi = head.hi + lo;
+  return {hi, (head.hi - hi) + lo};
+}
+/// (a + b)^-s for real s (a + b > 0 normal): exp(-s log(a + b)) with the logarithm and the product
+/// in double-double (log_dd), so the error is that of the exponential (about 1 ULP), not s log(a + b)
+/// ULP. 0 where it underflows, inf where it overflows.
+template <class V>
+TL_SPECIAL_KERNEL V pow_neg_dd(const dd<V>& ab, const V& s) {
+  const dd<V> l = log_dd(ab);
+  const dd<V> p = two_prod(s, l.hi);
+  const V y = -p.hi, d = -(p.lo + s * l.lo);
+  return sel(y > V(709.78), V(std::numeric_limits<double>::infinity()), times_exp(V(1), vmin(y, V(709.78)), d));
+}
+/// zeta(s, q) = sum_k (q + k)^-s for real s > 1 and q > 0 (both finite), the method of zeta_eval on
+/// packets: the terms k = 0 .. K (K = 8, or more until q + K >= 9, for the packet's smallest q), summed
+/// from the smallest, compensated, each by pow_neg_dd of the exact q + k; then the integral
+/// w^(1-s) / (s - 1), half the last term and up to 12 Euler-Maclaurin terms from w = q + K, each
+/// lane's s its own.
+template <class V>
+TL_SPECIAL_KERNEL V hurwitz_zeta_real(const V& s, const V& q) {
+  // (2j)! / B_2j, j = 1 .. 12
+  constexpr double fb[12] = {12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1892437580.3183792, 74724249600.0,
+                             -2950130727918.164, 116467828143500.67, -4597978722407473.0, 1.8152105401943546e+17,
+                             -7.166165256175667e+18};
+  const double qmin = lane_min(q);
+  const int K = qmin >= 1 ? 8 : static_cast<int>(std::ceil(9 - qmin));
+  const dd<V> w = two_sum(q, V(K));
+  const V b = pow_neg_dd(w, s);
+  V sum = b, comp(0);
+  for (int k = K - 1; k >= 0; --k) {  // small terms first, compensated (Neumaier)
+    const V t = pow_neg_dd(two_sum(q, V(k)), s);
+    const V u = sum + t;
+    comp = comp + finite_or_zero(sel(vabs(sum) >= t, (sum - u) + t, (t - u) + sum));
+    sum = u;
+  }
+  // the tail from w on, with w's own term counted half (w^(1-s) by itself: w^-s may underflow first)
+  V tail = pow_neg_dd(w, s - V(1)) / (s - V(1)) - V(0.5) * b;
+  const V r = V(1) / w.hi;
+  V rise(1), p = b;  // s (s + 1) ... (s + 2j - 2), w^(-s - 2j + 1)
+  for (int j = 0; j < 12; ++j) {
+    rise = rise * (s + V(2 * j));
+    p = p * r;
+    const V t = rise * p / V(fb[j]);
+    tail = tail + t;
+    if (all_of(vabs(t) <= V(0x1p-54) * vabs(sum))) break;
+    rise = rise * (s + V(2 * j + 1));
+    p = p * r;
+  }
+  return sum + (tail + comp);
+}
+
 /// sin(pi r) and cos(pi r) for the reduced argument r = x - round(x) (|r| <= 1/2; pi in two parts).
 template <class V>
 struct sincos_pi_t {

@@ -461,7 +461,8 @@ TL_HDI double zeta_eval(double s, double q) {
     sum += b;
   }
   // the tail from w on, with w's own term counted half: sum_{k>=0} f(w + k) - f(w) / 2 ...
-  sum += b * w / (s - 1) - 0.5 * b;
+  // (w^(1-s) by itself: w^-s underflows first for large w)
+  sum += std::pow(w, 1 - s) / (s - 1) - 0.5 * b;
   double rise = 1, p = b;  // s (s + 1) ... (s + 2j - 2), w^(-s - 2j + 1)
   for (int j = 0; j < 12; ++j) {
     rise *= s + 2 * j;
