@@ -17,7 +17,6 @@
 #include <array>
 #include <cmath>
 #include <limits>
-#include <tuple>
 #include <utility>
 
 #include "tl/expr/node.hpp"
