@@ -30,6 +30,11 @@
 //   jacobian_select: the 128 x 128 Jacobian of f(x) = sort(X, 1).values * max(X, 1, keepdim).values
 //             + gather(X, 1, I), X = x.reshape(16, 8), in float, the same three ways: max with
 //             indices, sort and gather with their batched rules in the vectorized pass.
+//   jacobian_bmm: the 128 x 128 Jacobian of f(x) = tanh(X B + A X), X = x.reshape(8, 4, 4), A: [8, 4, 4],
+//             B: [4, 4], in float, the same three ways: matmul with batch dims (B broadcast) with its
+//             batched rule in the vectorized pass.
+//   jacobian_complex: the 128 x 128 Jacobian of f(z) = exp(z) * conj(flip(z)) + z^2 in complex float,
+//             the same three ways: a complex fused node (not holomorphic) with its batched rule.
 //
 // Diagnostics beside the cases: the chain's forward under no_grad, the whole chain step with the host
 // block cache off, its two gradients written by hand as fused tl expressions, the backward of sum(f(x) * w) for f = sin, tanh, sigmoid, and the five
@@ -49,6 +54,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -1140,6 +1146,140 @@ void BM_jacobian_select_torch(benchmark::State& state) {
                       });
 }
 BENCHMARK(BM_jacobian_select_torch)->Apply(real_time_us);
+#endif
+
+// ===== (j) Jacobian through batched products: X = x.reshape(8, 4, 4), f(x) = tanh(X B + A X),
+// A: [8, 4, 4], B: [4, 4] (c.a holds A as rows 0-31 and B as rows 32-35) ==============================
+
+const jac_case& jacobian_bmm_case() {
+  static const jac_case c = [] {
+    tl::manual_seed(10);
+    jac_case r{tl::tensor<float, 2>(tl::randn<float>(36, 4) * 0.5f), tl::tensor<float, 1>(tl::randn<float>(j_n)), {}};
+    // Y[b] = X[b] B + A[b] X[b]; dY[b, i, j] / dX[b, p, q] = [i = p] B[q, j] + A[b, i, p] [q = j]
+    auto X = [&](std::int64_t b, std::int64_t i, std::int64_t j) { return double(r.x(16 * b + 4 * i + j)); };
+    auto A = [&](std::int64_t b, std::int64_t i, std::int64_t j) { return double(r.a(4 * b + i, j)); };
+    auto B = [&](std::int64_t i, std::int64_t j) { return double(r.a(32 + i, j)); };
+    r.want.assign(j_n * j_n, 0.0);
+    for (std::int64_t b = 0; b < 8; ++b)
+      for (std::int64_t i = 0; i < 4; ++i)
+        for (std::int64_t j = 0; j < 4; ++j) {
+          double y = 0;
+          for (std::int64_t k = 0; k < 4; ++k) y += X(b, i, k) * B(k, j) + A(b, i, k) * X(b, k, j);
+          const double d = 1 - std::tanh(y) * std::tanh(y);
+          double* row = r.want.data() + (16 * b + 4 * i + j) * j_n + 16 * b;
+          for (std::int64_t q = 0; q < 4; ++q) row[4 * i + q] += d * B(q, j);
+          for (std::int64_t p = 0; p < 4; ++p) row[4 * p + j] += d * A(b, i, p);
+        }
+    return r;
+  }();
+  return c;
+}
+
+void BM_jacobian_bmm_tl(benchmark::State& state, bool vectorize) {
+  const auto& c = jacobian_bmm_case();
+  const tl::tensor<float, 3> a = c.a.narrow(0, 0, 32).reshape(8, 4, 4);
+  const tl::tensor<float, 2> b = c.a.narrow(0, 32, 4);
+  auto f = [a, b](const tl::tensor<float, 1>& v) {
+    const tl::tensor<float, 3> x = v.reshape(8, 4, 4);
+    return tl::tensor<float, 3>(tl::tanh(tl::matmul(x, b) + tl::matmul(a, x)));
+  };
+  time_jacobian_tl(state, vectorize ? "tl bmm jacobian, vectorized" : "tl bmm jacobian", c, f, vectorize);
+}
+BENCHMARK_CAPTURE(BM_jacobian_bmm_tl, rows, false)->Apply(real_time_us);
+BENCHMARK_CAPTURE(BM_jacobian_bmm_tl, vectorized, true)->Apply(real_time_us);
+
+#ifdef TL_BENCH_HAVE_TORCH
+void BM_jacobian_bmm_torch(benchmark::State& state) {
+  time_jacobian_torch(state, "torch bmm jacobian", jacobian_bmm_case(),
+                      [](const torch::Tensor& ab, const torch::Tensor& v) {
+                        const auto a = ab.narrow(0, 0, 32).reshape({8, 4, 4}), b = ab.narrow(0, 32, 4);
+                        const auto x = v.reshape({8, 4, 4});
+                        return torch::tanh(torch::matmul(x, b) + torch::matmul(a, x)).reshape({-1});
+                      });
+}
+BENCHMARK(BM_jacobian_bmm_torch)->Apply(real_time_us);
+#endif
+
+// ===== (k) Jacobian of a complex function: f(z) = exp(z) * conj(flip(z)) + z^2, z: 128 complex floats
+
+using cfloat = tl::complex<float>;
+struct cjac_case {
+  tl::tensor<cfloat, 1> z;
+  std::vector<double> want;  // [128, 128] complex, real and imaginary parts interleaved
+};
+/// Row i is the gradient of f_i (grad_output e_i) in torch's convention, conj(df_i/dz) + df_i/dconj(z):
+/// conj(exp(z_i) conj(z_j) + 2 z_i) at column i and exp(z_i) at column j = 127 - i.
+const cjac_case& jacobian_complex_case() {
+  static const cjac_case c = [] {
+    tl::manual_seed(11);
+    const tl::tensor<float, 1> re = tl::randn<float>(j_n), im = tl::randn<float>(j_n);
+    cjac_case r{tl::tensor<cfloat, 1>(tl::shape_t<1>{j_n}), {}};
+    for (std::int64_t i = 0; i < j_n; ++i) r.z(i) = cfloat(0.5f * re(i), 0.5f * im(i));
+    r.want.assign(2 * j_n * j_n, 0.0);
+    auto zd = [&](std::int64_t i) { return std::complex<double>(r.z(i).real(), r.z(i).imag()); };
+    for (std::int64_t i = 0; i < j_n; ++i) {
+      const std::int64_t j = j_n - 1 - i;
+      const auto e = std::exp(zd(i));
+      const auto d = std::conj(e * std::conj(zd(j)) + 2.0 * zd(i));
+      r.want[2 * (i * j_n + i)] += d.real();
+      r.want[2 * (i * j_n + i) + 1] += d.imag();
+      r.want[2 * (i * j_n + j)] += e.real();
+      r.want[2 * (i * j_n + j) + 1] += e.imag();
+    }
+    return r;
+  }();
+  return c;
+}
+/// A complex tl tensor's elements in row-major order, real and imaginary parts interleaved.
+template <class X>
+std::vector<double> flat_complex(const X& t) {
+  const tl::tensor<typename X::value_type, X::rank> c = t.contiguous();
+  std::vector<double> out;
+  for (tl::index_t i = 0; i < c.numel(); ++i) {
+    out.push_back(c.data()[i].real());
+    out.push_back(c.data()[i].imag());
+  }
+  return out;
+}
+
+void BM_jacobian_complex_tl(benchmark::State& state, bool vectorize) {
+  single_thread();
+  const auto& c = jacobian_complex_case();
+  using C1 = tl::tensor<cfloat, 1>;
+  auto f = [](const C1& v) { return C1(tl::exp(v) * tl::conj(v.flip(0)) + v * v); };
+  const tl::autograd::jacobian_options o{.create_graph = false, .vectorize = vectorize};
+  if (!close(state, vectorize ? "tl complex jacobian, vectorized" : "tl complex jacobian",
+             flat_complex(tl::autograd::jacobian(f, c.z, o)), c.want, 1e-4))
+    return;
+  for (auto _ : state) {
+    auto j = tl::autograd::jacobian(f, c.z, o);
+    benchmark::DoNotOptimize(j.data());
+  }
+}
+BENCHMARK_CAPTURE(BM_jacobian_complex_tl, rows, false)->Apply(real_time_us);
+BENCHMARK_CAPTURE(BM_jacobian_complex_tl, vectorized, true)->Apply(real_time_us);
+
+#ifdef TL_BENCH_HAVE_TORCH
+void BM_jacobian_complex_torch(benchmark::State& state) {
+  single_thread();
+  const auto& c = jacobian_complex_case();
+  const auto z0 = torch::from_blob(const_cast<cfloat*>(c.z.data()), {j_n}, torch::kComplexFloat).clone();
+  const auto eye = torch::eye(j_n, torch::kComplexFloat);
+  auto jac = [&] {
+    const auto z = z0.detach().requires_grad_(true);
+    const auto y = torch::exp(z) * torch::conj(z.flip({0})) + z * z;
+    auto j = torch::empty({j_n, j_n}, torch::kComplexFloat);
+    for (std::int64_t i = 0; i < j_n; ++i)
+      j[i].copy_(torch::autograd::grad({y}, {z}, {eye[i]}, /*retain_graph=*/true)[0]);
+    return j;
+  };
+  if (!close(state, "torch complex jacobian", flat(torch::view_as_real(jac())), c.want, 1e-4)) return;
+  for (auto _ : state) {
+    auto j = jac();
+    benchmark::DoNotOptimize(j.data_ptr());
+  }
+}
+BENCHMARK(BM_jacobian_complex_torch)->Apply(real_time_us);
 #endif
 
 }  // namespace

@@ -2,9 +2,9 @@
 // cotangent. Checked against central differences computed here, against closed forms, and against
 // the row-by-row path (one backward pass per row), on functions whose graphs mix nodes with a
 // batched rule (fused elementwise expressions, sum, mean, prod, amax / amin, var, std, norm,
-// logsumexp, softmax, log_softmax, cumsum, cumprod, cat, matmul without batch dims, expand, conj and
-// the other views, max / min with indices, gather, index_select, sort and topk) and nodes that run
-// cotangent by cotangent (batched matmul, cumprod of an input with zeros).
+// logsumexp, softmax, log_softmax, cumsum, cumprod, cat, matmul with and without batch dims, expand,
+// conj and the other views, max / min with indices, gather, index_select, sort and topk) and nodes
+// that run cotangent by cotangent (cumprod of an input with zeros).
 #define TL_AUTOGRAD 2
 #include <doctest/doctest.h>
 
@@ -85,7 +85,7 @@ TEST_CASE("vectorized jacobian through reductions, softmax, matmul, views and ca
   check_jacobian([](const M2& v) { return M2(tl::softmax(v * 2.0, 1)); }, x);
   check_jacobian([](const M2& v) { return tl::logsumexp(v, 0); }, x);
   check_jacobian([&](const M2& v) { return M2(tl::tanh(tl::matmul(v, a))); }, x);
-  // matmul with x on either side, ranks 1 and 2 (batched rules), and with batch dims (per cotangent)
+  // matmul with x on either side, ranks 1 and 2, and with batch dims (broadcast or not)
   const V1 u = tl::randn<double>(4);
   const M2 c = tl::randn<double>(5, 3);
   check_jacobian([&](const V1& v) { return V1(tl::matmul(a.t(), v) * 2.0); }, u);        // [2, 4] x [4]
@@ -95,6 +95,16 @@ TEST_CASE("vectorized jacobian through reductions, softmax, matmul, views and ca
   check_jacobian([](const M2& v) { return M2(tl::matmul(v, v.t())); }, x);                // both sides
   check_jacobian([&](const M2& v) {
     return tl::tensor<double, 3>(tl::matmul(v.reshape(3, 2, 2), a.narrow(0, 0, 2).unsqueeze(0)));
+  }, x);
+  using T3 = tl::tensor<double, 3>;
+  const M2 e = tl::randn<double>(5, 2);
+  const V1 w2 = tl::randn<double>(2);
+  check_jacobian([&](const M2& v) { return T3(tl::matmul(v.reshape(3, 2, 2), a.narrow(0, 0, 2))); }, x);  // [3,2,2] x [2,2]
+  check_jacobian([&](const M2& v) { return T3(tl::matmul(e, M2(tl::sin(v)).reshape(3, 2, 2))); }, x);  // [5,2] x [3,2,2]
+  check_jacobian([&](const M2& v) { return M2(tl::matmul(w2, v.reshape(3, 2, 2))); }, x);          // [2] x [3,2,2]
+  check_jacobian([&](const M2& v) { return M2(tl::matmul(v.reshape(3, 2, 2), w2)); }, x);          // [3,2,2] x [2]
+  check_jacobian([](const M2& v) {  // [3,1,2,2] x [3,2,2] -> [3,3,2,2]: both operands broadcast
+    return tl::tensor<double, 4>(tl::matmul(v.reshape(3, 1, 2, 2), M2(tl::exp(v)).reshape(3, 2, 2)));
   }, x);
   check_jacobian([](const M2& v) { return tl::mean(tl::exp(v), 0); }, x);
   check_jacobian([](const M2& v) { return M2(M2(tl::sum(v, 1, tl::keepdim)).expand(3, 4) * v); }, x);
@@ -209,6 +219,16 @@ TEST_CASE("vectorized jacobian of complex functions agrees with the row-by-row p
     for (int i = 0; i < 3; ++i)
       for (int k = 0; k < 3; ++k) CHECK(tl::abs(tl::complex<double>(jv(i, k) - jl(i, k))) <= 1e-13);
   }
+  // batched complex products, the second operand conjugated: [2, 1, 2] x [2, 2, 1] -> [2, 1, 1]
+  C1 z4(tl::shape_t<1>{4});
+  for (int i = 0; i < 4; ++i) z4(i) = tl::complex<double>(0.3 * i - 0.5, 1.0 - 0.4 * i);
+  auto bm = [](const C1& v) {
+    return tl::tensor<tl::complex<double>, 3>(tl::matmul(v.reshape(2, 1, 2), C1(v.conj() * v).reshape(2, 2, 1)));
+  };
+  const auto jv = ag::jacobian(bm, z4, vec_on), jl = ag::jacobian(bm, z4);
+  REQUIRE(jv.shape() == jl.shape());
+  const auto fv = jv.contiguous().reshape(jv.numel()), fl = jl.contiguous().reshape(jl.numel());
+  for (tl::index_t i = 0; i < fv.numel(); ++i) CHECK(tl::abs(tl::complex<double>(fv(i) - fl(i))) <= 1e-13);
 }
 
 TEST_CASE("vectorized hessian equals the row-by-row hessian and the closed forms") {
@@ -304,4 +324,35 @@ TEST_CASE("grad_batched (is_grads_batched): each row equals grad with that row's
   // The graph is freed without retain_graph: a second pass through it is an error.
   ag::grad_batched(y, std::tie(a), gys);
   CHECK_THROWS_AS(ag::grad_batched(y, std::tie(a), gys), tl::autograd_error);
+}
+
+TEST_CASE("grad_batched of complex fused expressions with complex grad_outputs equals grad row by row") {
+  // The batched rule of a complex fused node evaluates its adjoints for g = 1 and g = i (they are
+  // real-linear in g: conj, abs and the flipped conj below are not holomorphic); grad_outputs with
+  // non-zero imaginary parts see both.
+  using C = tl::complex<double>;
+  using C1 = tl::tensor<C, 1>;
+  C1 z(tl::shape_t<1>{4}), w(tl::shape_t<1>{4});
+  for (int i = 0; i < 4; ++i) {
+    z(i) = C(0.3 * i - 0.5, 1.0 - 0.4 * i);
+    w(i) = C(0.2 + 0.1 * i, -0.3 * i);
+  }
+  z.requires_grad_();
+  w.requires_grad_();
+  const C1 y = tl::exp(z) * tl::conj(z.flip(0)) + z * tl::abs(w) + tl::sin(w) * tl::conj(w);
+  tl::tensor<C, 2> gys(tl::shape_t<2>{3, 4});
+  for (tl::index_t i = 0; i < gys.numel(); ++i) {
+    const double t = static_cast<double>(i);
+    gys.data()[i] = C(std::cos(0.37 * t + 1.0), std::sin(0.61 * t - 0.4));
+  }
+  auto [gz, gw] = ag::grad_batched(y, std::tie(z, w), gys, {.retain_graph = true});
+  for (tl::index_t b = 0; b < 3; ++b) {
+    CAPTURE(b);
+    const C1 gy = gys.select(0, b).clone();
+    auto [rz, rw] = ag::grad(y, std::tie(z, w), gy, {.retain_graph = true});
+    for (int i = 0; i < 4; ++i) {
+      CHECK(tl::abs(C(gz(b, i) - rz(i))) <= 1e-13);
+      CHECK(tl::abs(C(gw(b, i) - rw(i))) <= 1e-13);
+    }
+  }
 }

@@ -46,6 +46,10 @@ auto strided_as(E&& e) {
   }
 }
 
+// tl::matmul without the recording check (defined below).
+template <expression A, expression B>
+auto matmul_plain(A&& a, B&& b, tl::device da);
+
 // Records matmul for autograd (defined in tl/autograd/detail/linear.hpp).
 template <class Out, class F, class A, class B>
 Out record_matmul(F fwd, const A& a, const B& b);
@@ -87,6 +91,21 @@ auto matmul(A&& a, B&& b) {
     if (detail::must_record(a) || detail::must_record(b))
       return detail::record_matmul<tensor<V, RO>>([](const auto& x, const auto& y) { return tl::matmul(x, y); }, a,
                                                   b);
+  return detail::matmul_plain(std::forward<A>(a), std::forward<B>(b), da);
+}
+
+namespace detail {
+/// tl::matmul without the recording: the product of two expressions on device `da` (the operands'
+/// device, already checked to agree). Gradient rules call it for products at ranks that user code
+/// never records (e.g. with a leading dim of cotangents), so that no recording code is instantiated
+/// for them.
+template <expression A, expression B>
+auto matmul_plain(A&& a, B&& b, tl::device da) {
+  using DA = std::remove_cvref_t<A>;
+  using DB = std::remove_cvref_t<B>;
+  constexpr std::size_t RA = DA::rank, RB = DB::rank;
+  using V = promote_t<typename DA::value_type, typename DB::value_type>;
+  constexpr std::size_t RO = detail::matmul_rank_v<RA, RB>;
   constexpr std::size_t BA = RA > 2 ? RA - 2 : 0, BB = RB > 2 ? RB - 2 : 0, BR = BA > BB ? BA : BB;
 
   const shape_t<RA> as = a.shape();
@@ -196,5 +215,6 @@ auto matmul(A&& a, B&& b) {
     return out;
   }
 }
+}  // namespace detail
 
 }  // namespace tl

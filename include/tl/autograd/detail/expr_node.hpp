@@ -124,13 +124,16 @@ tensor<T, RL> leaf_gradient(const A& a, const shape_t<RL>& s) {
   else return sum_to(tl::astype<T>(a), s);
 }
 
-/// The gradients of every cotangent for a leaf of shape s (rank RL) of a real fused expression:
-/// gb ([batch] ++ the expression's shape) times the local derivative d (the adjoint for a gradient
-/// of ones; 0 where a rule selects no gradient), summed over the dims where the leaf was broadcast.
-/// The product runs on flat views ([batch, n] times [n]), so its code is shared by every
-/// expression and rank; nothing here records (see flat_view in graph.hpp).
+/// The gradients of every cotangent for a leaf of shape s (rank RL) of a fused expression: gb
+/// ([batch] ++ the expression's shape) times the local derivative d (the adjoint for a gradient of
+/// ones; 0 where a rule selects no gradient), summed over the dims where the leaf was broadcast.
+/// Complex adjoints are real-linear in the gradient g, not complex-linear (conj, abs, real, ...), so
+/// a complex expression gives two: d for g = 1 and di for g = i, and a cotangent's gradient is
+/// re(g) d + im(g) di. The product runs on flat views ([batch, n] times [n]), so its code is
+/// shared by every expression and rank; nothing here records (see flat_view in graph.hpp).
 template <class V, std::size_t R, std::size_t RL>
-tensor<V, RL + 1> batched_leaf_gradient(const tensor<V, R + 1>& gb, const tensor<V, R>* d, const shape_t<RL>& s) {
+tensor<V, RL + 1> batched_leaf_gradient(const tensor<V, R + 1>& gb, const tensor<V, R>* d, const shape_t<RL>& s,
+                                        const tensor<V, R>* di = nullptr) {
   const index_t batch = gb.shape()[0];
   shape_t<R> os{};
   index_t n = 1;
@@ -141,7 +144,14 @@ tensor<V, RL + 1> batched_leaf_gradient(const tensor<V, R + 1>& gb, const tensor
     const tensor<V, 2> g2(gf.storage_handle(), gf.data(), shape_t<2>{batch, n}, shape_t<2>{n, 1}, gf.is_conj());
     const auto d1 = to_node(flat_view(*d));
     tensor<V, 2> out(shape_t<2>{batch, n}, gb.device());
-    eval_into<assign_op::set>(out, tl::where(d1 == V(0), V(0), to_node(g2) * d1));
+    if constexpr (is_complex_v<V>) {
+      const auto d2 = to_node(flat_view(*di));
+      const auto g = to_node(g2);
+      eval_into<assign_op::set>(out, tl::where(d1 == V(0), V(0), tl::real(g) * d1) +
+                                         tl::where(d2 == V(0), V(0), tl::imag(g) * d2));
+    } else {
+      eval_into<assign_op::set>(out, tl::where(d1 == V(0), V(0), to_node(g2) * d1));
+    }
     const auto ps = batched_shape(batch, os);
     return tensor<V, R + 1>(out.storage_handle(), out.data(), ps, contiguous_strides(ps));
   }();
@@ -201,7 +211,9 @@ struct expr_node final : typed_node<typename N::value_type, N::rank> {
   /// derivatives (every real rule is g times a factor, or g where a condition holds), so each leaf's
   /// gradients for all cotangents are gb times that leaf's adjoint for a gradient of ones: the
   /// adjoint expressions evaluated once, by the same code as the plain backward, and one batched
-  /// product per leaf. Complex expressions and leaves of another dtype run cotangent by cotangent.
+  /// product per leaf. A complex expression's adjoints are real-linear in g: they are evaluated for
+  /// g = 1 and g = i (batched_leaf_gradient). Expressions with differentiable leaves of another
+  /// dtype run cotangent by cotangent.
   void apply_batched(const tensor<V, R + 1>& gb, engine_ctx& ctx) override {
     if constexpr (!batch_ok(std::make_index_sequence<n_leaves>{})) {
       typed_node<V, R>::apply_batched(gb, ctx);
@@ -210,24 +222,31 @@ struct expr_node final : typed_node<typename N::value_type, N::rank> {
       shape_t<R> shape{};
       for (std::size_t d = 0; d < R; ++d) shape[d] = gb.shape()[d + 1];
       const tensor<V, R> one = full<V>(shape, V(1), gb.device());
-      const auto G = to_node(one);
-      send_batched_all(gb, G, ctx, std::make_index_sequence<n_leaves>{});
+      if constexpr (is_complex_v<V>) {
+        const tensor<V, R> unit_i = full<V>(shape, V(0, 1), gb.device());
+        send_batched_all(gb, to_node(one), to_node(unit_i), ctx, std::make_index_sequence<n_leaves>{});
+      } else {
+        const auto G = to_node(one);
+        send_batched_all(gb, G, G, ctx, std::make_index_sequence<n_leaves>{});
+      }
     }
   }
 
  private:
   template <std::size_t... K>
   static constexpr bool batch_ok(std::index_sequence<K...>) {
-    return !is_complex_v<V> && ((std::is_same_v<typename std::tuple_element_t<K, saved_t>::value_type, V> ||
-                                 !differentiable_v<typename std::tuple_element_t<K, saved_t>::value_type>) &&
-                                ...);
+    return ((std::is_same_v<typename std::tuple_element_t<K, saved_t>::value_type, V> ||
+             !differentiable_v<typename std::tuple_element_t<K, saved_t>::value_type>) &&
+            ...);
   }
+  /// G: a gradient of ones; Gi: of i (complex V), else G again.
   template <class GN, std::size_t... K>
-  void send_batched_all(const tensor<V, R + 1>& gb, const GN& G, engine_ctx& ctx, std::index_sequence<K...>) {
-    (send_batched<K>(gb, G, ctx), ...);
+  void send_batched_all(const tensor<V, R + 1>& gb, const GN& G, const GN& Gi, engine_ctx& ctx,
+                        std::index_sequence<K...>) {
+    (send_batched<K>(gb, G, Gi, ctx), ...);
   }
   template <std::size_t K, class GN>
-  void send_batched(const tensor<V, R + 1>& gb, const GN& G, engine_ctx& ctx) {
+  void send_batched(const tensor<V, R + 1>& gb, const GN& G, [[maybe_unused]] const GN& Gi, engine_ctx& ctx) {
     const auto& m = std::get<K>(edges);
     if (!m) return;
     using L = std::tuple_element_t<K, saved_t>;
@@ -237,6 +256,9 @@ struct expr_node final : typed_node<typename N::value_type, N::rank> {
         const auto& leaf = std::get<K>(saved);
         if constexpr (std::is_same_v<decltype(a), GN>) {
           deliver_batched(m, batched_leaf_gradient<V, R>(gb, nullptr, leaf.shape()), ctx);
+        } else if constexpr (is_complex_v<V>) {
+          const tensor<V, R> d = eval_plain(a), di = eval_plain(adjoint<K>(*expr, Gi));
+          deliver_batched(m, batched_leaf_gradient<V, R>(gb, &d, leaf.shape(), &di), ctx);
         } else {
           const tensor<V, R> d = eval_plain(a);
           deliver_batched(m, batched_leaf_gradient<V, R>(gb, &d, leaf.shape()), ctx);
