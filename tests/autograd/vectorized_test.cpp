@@ -326,7 +326,7 @@ TEST_CASE("grad_batched (is_grads_batched): each row equals grad with that row's
   CHECK_THROWS_AS(ag::grad_batched(y, std::tie(a), gys), tl::autograd_error);
 }
 
-TEST_CASE("grad_batched of complex fused expressions with complex grad_outputs equals grad row by row") {
+TEST_CASE("grad_batched of complex and mixed-dtype fused expressions equals grad row by row") {
   // The batched rule of a complex fused node evaluates its adjoints for g = 1 and g = i (they are
   // real-linear in g: conj, abs and the flipped conj below are not holomorphic); grad_outputs with
   // non-zero imaginary parts see both.
@@ -353,6 +353,36 @@ TEST_CASE("grad_batched of complex fused expressions with complex grad_outputs e
     for (int i = 0; i < 4; ++i) {
       CHECK(tl::abs(C(gz(b, i) - rz(i))) <= 1e-13);
       CHECK(tl::abs(C(gw(b, i) - rw(i))) <= 1e-13);
+    }
+  }
+  // Leaves of another dtype: a real leaf of the complex expression, and a real expression of a
+  // complex leaf (abs, real), a double leaf and a float leaf cast to double.
+  V1 x(tl::shape_t<1>{4});
+  tl::tensor<float, 1> f(tl::shape_t<1>{4});
+  for (int i = 0; i < 4; ++i) {
+    x(i) = 0.2 + 0.1 * i;
+    f(i) = 0.5f - 0.2f * static_cast<float>(i);
+  }
+  x.requires_grad_();
+  f.requires_grad_();
+  const C1 yc = z * x + tl::exp(z) * tl::conj(z);
+  auto [cz, cx] = ag::grad_batched(yc, std::tie(z, x), gys, {.retain_graph = true});
+  const V1 yr = tl::abs(z) * x + tl::real(z * z) + tl::astype<double>(f) * x;
+  tl::tensor<double, 2> gyr(tl::shape_t<2>{3, 4});
+  for (tl::index_t i = 0; i < gyr.numel(); ++i) gyr.data()[i] = std::cos(0.37 * static_cast<double>(i) + 1.0);
+  auto [rz, rx, rf] = ag::grad_batched(yr, std::tie(z, x, f), gyr, {.retain_graph = true});
+  for (tl::index_t b = 0; b < 3; ++b) {
+    CAPTURE(b);
+    const C1 gy = gys.select(0, b).clone();
+    auto [pz, px] = ag::grad(yc, std::tie(z, x), gy, {.retain_graph = true});
+    const V1 gr = gyr.select(0, b).clone();
+    auto [qz, qx, qf] = ag::grad(yr, std::tie(z, x, f), gr, {.retain_graph = true});
+    for (int i = 0; i < 4; ++i) {
+      CHECK(tl::abs(C(cz(b, i) - pz(i))) <= 1e-13);
+      CHECK(std::abs(cx(b, i) - px(i)) <= 1e-13);
+      CHECK(tl::abs(C(rz(b, i) - qz(i))) <= 1e-13);
+      CHECK(std::abs(rx(b, i) - qx(i)) <= 1e-13);
+      CHECK(std::abs(rf(b, i) - qf(i)) <= 1e-6f);  // float: the batched product rounds once, in double
     }
   }
 }

@@ -124,44 +124,50 @@ tensor<T, RL> leaf_gradient(const A& a, const shape_t<RL>& s) {
   else return sum_to(tl::astype<T>(a), s);
 }
 
-/// The gradients of every cotangent for a leaf of shape s (rank RL) of a fused expression: gb
-/// ([batch] ++ the expression's shape) times the local derivative d (the adjoint for a gradient of
-/// ones; 0 where a rule selects no gradient), summed over the dims where the leaf was broadcast.
-/// Complex adjoints are real-linear in the gradient g, not complex-linear (conj, abs, real, ...), so
-/// a complex expression gives two: d for g = 1 and di for g = i, and a cotangent's gradient is
-/// re(g) d + im(g) di. The product runs on flat views ([batch, n] times [n]), so its code is
-/// shared by every expression and rank; nothing here records (see flat_view in graph.hpp).
-template <class V, std::size_t R, std::size_t RL>
-tensor<V, RL + 1> batched_leaf_gradient(const tensor<V, R + 1>& gb, const tensor<V, R>* d, const shape_t<RL>& s,
-                                        const tensor<V, R>* di = nullptr) {
+/// The gradients of every cotangent for a leaf of dtype T and shape s (rank RL) of a fused
+/// expression of dtype V: gb ([batch] ++ the expression's shape) times the local derivative d (the
+/// adjoint for a gradient of ones, of dtype W; 0 where a rule selects no gradient), cast to T and
+/// summed over the dims where the leaf was broadcast (d null: the adjoint is the gradient itself).
+/// Adjoints are real-linear in the gradient g, and complex ones not complex-linear (conj, abs, real,
+/// ...), so a complex expression gives two: d for g = 1 and di for g = i, and a cotangent's
+/// gradient is re(g) d + im(g) di. The product runs on flat views ([batch, n] times [n]), so its
+/// code is shared by every expression and rank; nothing here records (see flat_view in graph.hpp).
+template <class T, class V, class W, std::size_t R, std::size_t RL>
+tensor<T, RL + 1> batched_leaf_gradient(const tensor<V, R + 1>& gb, const tensor<W, R>* d, const shape_t<RL>& s,
+                                        const tensor<W, R>* di = nullptr) {
   const index_t batch = gb.shape()[0];
   shape_t<R> os{};
   index_t n = 1;
   for (std::size_t k = 0; k < R; ++k) n *= (os[k] = gb.shape()[k + 1]);
-  const tensor<V, R + 1> p = [&]() -> tensor<V, R + 1> {
-    if (!d) return gb;
+  const tensor<T, R + 1> p = [&]() -> tensor<T, R + 1> {
+    if constexpr (std::is_same_v<T, V>)
+      if (!d) return gb;
     const tensor<V, 1> gf = flat_view(gb);
     const tensor<V, 2> g2(gf.storage_handle(), gf.data(), shape_t<2>{batch, n}, shape_t<2>{n, 1}, gf.is_conj());
     const auto d1 = to_node(flat_view(*d));
-    tensor<V, 2> out(shape_t<2>{batch, n}, gb.device());
+    using P = promote_t<V, W>;
+    tensor<T, 2> out(shape_t<2>{batch, n}, gb.device());
+    auto put = [&](const auto& e) {
+      if constexpr (std::is_same_v<vt<decltype(e)>, T>) eval_into<assign_op::set>(out, e);
+      else eval_into<assign_op::set>(out, tl::astype<T>(e));
+    };
     if constexpr (is_complex_v<V>) {
       const auto d2 = to_node(flat_view(*di));
       const auto g = to_node(g2);
-      eval_into<assign_op::set>(out, tl::where(d1 == V(0), V(0), tl::real(g) * d1) +
-                                         tl::where(d2 == V(0), V(0), tl::imag(g) * d2));
+      put(tl::where(d1 == W(0), P(0), tl::real(g) * d1) + tl::where(d2 == W(0), P(0), tl::imag(g) * d2));
     } else {
-      eval_into<assign_op::set>(out, tl::where(d1 == V(0), V(0), to_node(g2) * d1));
+      put(tl::where(d1 == W(0), P(0), to_node(g2) * d1));
     }
     const auto ps = batched_shape(batch, os);
-    return tensor<V, R + 1>(out.storage_handle(), out.data(), ps, contiguous_strides(ps));
+    return tensor<T, R + 1>(out.storage_handle(), out.data(), ps, contiguous_strides(ps));
   }();
   if constexpr (RL == R) {
     if (os == s) return p;
   }
   // a broadcast leaf: each cotangent's product summed to the leaf's shape
-  tensor<V, RL + 1> out(batched_shape(batch, s), gb.device());
+  tensor<T, RL + 1> out(batched_shape(batch, s), gb.device());
   for (index_t b = 0; b < batch; ++b)
-    raw_write(batch_slice<V, RL>(out, b), sum_to_tensor<V, R, RL>(batch_slice<V, R>(p, b), s), false);
+    raw_write(batch_slice<T, RL>(out, b), sum_to_tensor<T, R, RL>(batch_slice<T, R>(p, b), s), false);
   return out;
 }
 
@@ -212,33 +218,24 @@ struct expr_node final : typed_node<typename N::value_type, N::rank> {
   /// gradients for all cotangents are gb times that leaf's adjoint for a gradient of ones: the
   /// adjoint expressions evaluated once, by the same code as the plain backward, and one batched
   /// product per leaf. A complex expression's adjoints are real-linear in g: they are evaluated for
-  /// g = 1 and g = i (batched_leaf_gradient). Expressions with differentiable leaves of another
-  /// dtype run cotangent by cotangent.
+  /// g = 1 and g = i (batched_leaf_gradient). A leaf of another dtype (a complex leaf of a real
+  /// expression such as abs(z), a float leaf of a double one) gets the product cast to its dtype,
+  /// as the plain backward casts its adjoint.
   void apply_batched(const tensor<V, R + 1>& gb, engine_ctx& ctx) override {
-    if constexpr (!batch_ok(std::make_index_sequence<n_leaves>{})) {
-      typed_node<V, R>::apply_batched(gb, ctx);
+    if constexpr (reads_values<N>::value) check_versions(std::make_index_sequence<n_leaves>{});
+    shape_t<R> shape{};
+    for (std::size_t d = 0; d < R; ++d) shape[d] = gb.shape()[d + 1];
+    const tensor<V, R> one = full<V>(shape, V(1), gb.device());
+    if constexpr (is_complex_v<V>) {
+      const tensor<V, R> unit_i = full<V>(shape, V(0, 1), gb.device());
+      send_batched_all(gb, to_node(one), to_node(unit_i), ctx, std::make_index_sequence<n_leaves>{});
     } else {
-      if constexpr (reads_values<N>::value) check_versions(std::make_index_sequence<n_leaves>{});
-      shape_t<R> shape{};
-      for (std::size_t d = 0; d < R; ++d) shape[d] = gb.shape()[d + 1];
-      const tensor<V, R> one = full<V>(shape, V(1), gb.device());
-      if constexpr (is_complex_v<V>) {
-        const tensor<V, R> unit_i = full<V>(shape, V(0, 1), gb.device());
-        send_batched_all(gb, to_node(one), to_node(unit_i), ctx, std::make_index_sequence<n_leaves>{});
-      } else {
-        const auto G = to_node(one);
-        send_batched_all(gb, G, G, ctx, std::make_index_sequence<n_leaves>{});
-      }
+      const auto G = to_node(one);
+      send_batched_all(gb, G, G, ctx, std::make_index_sequence<n_leaves>{});
     }
   }
 
  private:
-  template <std::size_t... K>
-  static constexpr bool batch_ok(std::index_sequence<K...>) {
-    return ((std::is_same_v<typename std::tuple_element_t<K, saved_t>::value_type, V> ||
-             !differentiable_v<typename std::tuple_element_t<K, saved_t>::value_type>) &&
-            ...);
-  }
   /// G: a gradient of ones; Gi: of i (complex V), else G again.
   template <class GN, std::size_t... K>
   void send_batched_all(const tensor<V, R + 1>& gb, const GN& G, const GN& Gi, engine_ctx& ctx,
@@ -250,18 +247,20 @@ struct expr_node final : typed_node<typename N::value_type, N::rank> {
     const auto& m = std::get<K>(edges);
     if (!m) return;
     using L = std::tuple_element_t<K, saved_t>;
-    if constexpr (differentiable_v<typename L::value_type>) {
+    using T = typename L::value_type;
+    if constexpr (differentiable_v<T>) {
       auto a = adjoint<K>(*expr, G);
       if constexpr (!is_no_adjoint_v<decltype(a)>) {
         const auto& leaf = std::get<K>(saved);
-        if constexpr (std::is_same_v<decltype(a), GN>) {
-          deliver_batched(m, batched_leaf_gradient<V, R>(gb, nullptr, leaf.shape()), ctx);
+        using W = vt<decltype(a)>;
+        if constexpr (std::is_same_v<decltype(a), GN> && std::is_same_v<T, V>) {
+          deliver_batched(m, batched_leaf_gradient<T, V, V, R>(gb, nullptr, leaf.shape()), ctx);
         } else if constexpr (is_complex_v<V>) {
-          const tensor<V, R> d = eval_plain(a), di = eval_plain(adjoint<K>(*expr, Gi));
-          deliver_batched(m, batched_leaf_gradient<V, R>(gb, &d, leaf.shape(), &di), ctx);
+          const tensor<W, R> d = eval_plain(a), di = eval_plain(adjoint<K>(*expr, Gi));
+          deliver_batched(m, batched_leaf_gradient<T, V, W, R>(gb, &d, leaf.shape(), &di), ctx);
         } else {
-          const tensor<V, R> d = eval_plain(a);
-          deliver_batched(m, batched_leaf_gradient<V, R>(gb, &d, leaf.shape()), ctx);
+          const tensor<W, R> d = eval_plain(a);
+          deliver_batched(m, batched_leaf_gradient<T, V, W, R>(gb, &d, leaf.shape()), ctx);
         }
       }
     }

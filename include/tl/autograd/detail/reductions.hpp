@@ -272,7 +272,7 @@ Out record_reduction(F fwd, const E& e, grad_info info, const A&... args) {
       tensor<V, R + 1> ge(batched_shape(batch, xs), gb.device());
       for (index_t b = 0; b < batch; ++b)
         raw_write(batch_slice<V, R>(ge, b), tensor<V, R>(batch_slice<V, R>(gk, b).expand(xs)), false);
-      return std::make_tuple(batched_leaf_gradient<V, R, R>(ge, &factor, xs));
+      return std::make_tuple(batched_leaf_gradient<V, V, V, R, R>(ge, &factor, xs));
     };
     record_fn_batched(names[static_cast<int>(K)], y, std::move(bw), std::move(bbw), std::array<bool, 1>{reads}, keep,
                       x);
