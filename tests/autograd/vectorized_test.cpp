@@ -1,10 +1,11 @@
 // jacobian / hessian with vectorize = true: one backward pass carrying every output element's
 // cotangent. Checked against central differences computed here, against closed forms, and against
 // the row-by-row path (one backward pass per row), on functions whose graphs mix nodes with a
-// batched rule (fused elementwise expressions, sum, mean, prod, amax / amin, var, std, norm,
-// logsumexp, softmax, log_softmax, cumsum, cumprod, cat, matmul with and without batch dims, expand,
-// conj and the other views, max / min with indices, gather, index_select, sort and topk) and nodes
-// that run cotangent by cotangent (cumprod of an input with zeros).
+// batched rule (fused elementwise expressions of real, complex and mixed dtypes, sum, mean, prod,
+// amax / amin, var, std, norm, logsumexp, softmax, log_softmax, cumsum, cumprod, cat, matmul with
+// and without batch dims, expand, conj and the other views, max / min with indices, gather,
+// index_select, sort and topk) and nodes that run cotangent by cotangent (cumprod of an input with
+// zeros). grad_batched (any batch of grad_outputs) is checked against grad row by row.
 #define TL_AUTOGRAD 2
 #include <doctest/doctest.h>
 
@@ -385,4 +386,27 @@ TEST_CASE("grad_batched of complex and mixed-dtype fused expressions equals grad
       CHECK(std::abs(rf(b, i) - qf(i)) <= 1e-6f);  // float: the batched product rounds once, in double
     }
   }
+}
+
+TEST_CASE("grad_batched of real-valued reductions of complex input (norm, var, std) equals grad row by row") {
+  using C = tl::complex<double>;
+  tl::tensor<C, 2> z(tl::shape_t<2>{3, 4});
+  for (int i = 0; i < 12; ++i) z.data()[i] = C(0.3 * i - 1.5, 1.0 - 0.2 * i);
+  z.requires_grad_();
+  M2 gys(tl::shape_t<2>{2, 3});
+  for (tl::index_t i = 0; i < gys.numel(); ++i) gys.data()[i] = std::cos(0.37 * static_cast<double>(i) + 1.0);
+  const auto same_rows = [&](const V1& y) {
+    auto [gz] = ag::grad_batched(y, std::tie(z), gys, {.retain_graph = true});
+    REQUIRE(gz.shape() == tl::shape_t<3>{2, 3, 4});
+    for (tl::index_t b = 0; b < 2; ++b) {
+      CAPTURE(b);
+      const V1 gy = gys.select(0, b).clone();
+      auto [rz] = ag::grad(y, std::tie(z), gy, {.retain_graph = true});
+      for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 4; ++k) CHECK(tl::abs(C(gz(b, i, k) - rz(i, k))) <= 1e-13);
+    }
+  };
+  same_rows(V1(tl::norm(z, 2.0, 1)));
+  same_rows(V1(tl::var(z, 1)));
+  same_rows(V1(tl::std(z, 1)));
 }

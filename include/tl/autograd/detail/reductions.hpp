@@ -252,27 +252,33 @@ Out record_reduction(F fwd, const E& e, grad_info info, const A&... args) {
     };
     record_fn_batched(names[static_cast<int>(K)], y, std::move(bw), std::move(bbw), std::array<bool, 1>{reads}, keep,
                       x);
-  } else if constexpr (std::is_same_v<typename Y::value_type, V>) {
+  } else if constexpr (std::is_same_v<typename Y::value_type, V> || is_complex_v<V>) {
     // Vectorized backward of prod, amax / amin, var, std, norm and logsumexp: each rule is the output
     // gradient, broadcast over the reduced dims, times a local factor (linear in the gradient), so
     // the factor comes once from the plain rule for a gradient of ones; the cotangents, broadcast
     // one by one (rank-R kernels), are multiplied by it in one flat pass shared with the fused
-    // nodes (0 where the factor is exactly 0, as there).
+    // nodes (0 where the factor is exactly 0, as there). The real-valued reductions of complex input
+    // (norm, var, std) take a real gradient: the complex factor times it.
+    using GV = typename Y::value_type;
     const shape_t<R> xs = x.shape();
-    auto bbw = [ki, info, xs](const tensor<V, Y::rank + 1>& gb, const std::tuple<tensor<V, R>>& in,
+    auto bbw = [ki, info, xs](const tensor<GV, Y::rank + 1>& gb, const std::tuple<tensor<V, R>>& in,
                               const dyn_tensor_t<Y>& res, const auto&) {
       no_grad guard;
       const auto& x = std::get<0>(in);
-      const tensor<V, R> yk = res.defined() ? tensor<V, R>(res.reshape(ki.keep)) : undefined_tensor<V, R>();
+      const tensor<V, R> yk = [&] {
+        if (!res.defined()) return undefined_tensor<V, R>();
+        if constexpr (std::is_same_v<GV, V>) return tensor<V, R>(res.reshape(ki.keep));
+        else return tensor<V, R>(materialize(tl::astype<V>(res.reshape(ki.keep))));
+      }();
       const tensor<V, R> factor = reduction_backward<K, V>(ones<V>(ki.keep, x.device()), x, yk, ki, info);
       const index_t batch = gb.shape()[0];
-      const tensor<V, 1> gf = flat_view(gb);
+      const tensor<GV, 1> gf = flat_view(gb);
       const auto kb = batched_shape(batch, ki.keep);
-      const tensor<V, R + 1> gk(gf.storage_handle(), gf.data(), kb, contiguous_strides(kb), gf.is_conj());
-      tensor<V, R + 1> ge(batched_shape(batch, xs), gb.device());
+      const tensor<GV, R + 1> gk(gf.storage_handle(), gf.data(), kb, contiguous_strides(kb), gf.is_conj());
+      tensor<GV, R + 1> ge(batched_shape(batch, xs), gb.device());
       for (index_t b = 0; b < batch; ++b)
-        raw_write(batch_slice<V, R>(ge, b), tensor<V, R>(batch_slice<V, R>(gk, b).expand(xs)), false);
-      return std::make_tuple(batched_leaf_gradient<V, V, V, R, R>(ge, &factor, xs));
+        raw_write(batch_slice<GV, R>(ge, b), tensor<GV, R>(batch_slice<GV, R>(gk, b).expand(xs)), false);
+      return std::make_tuple(batched_leaf_gradient<V, GV, V, R, R>(ge, &factor, xs));
     };
     record_fn_batched(names[static_cast<int>(K)], y, std::move(bw), std::move(bbw), std::array<bool, 1>{reads}, keep,
                       x);
