@@ -12,6 +12,8 @@
 
 #include "../eval/cuda_compare.hpp"
 
+namespace cuda_autograd_test {
+
 namespace {
 
 template <class D, class H>
@@ -130,3 +132,5 @@ TEST_CASE("vectorized jacobian on the device equals the host's (batched fused, m
   // and the row-by-row path on the device
   check_near(tl::autograd::jacobian(f(ad), h.cuda()), jh, 1e-12, 1e-12);
 }
+
+}  // namespace cuda_autograd_test

@@ -9,6 +9,8 @@
 
 #include <tl/core/random.hpp>
 
+namespace cuda_random_test {
+
 namespace {
 constexpr int n_words = 1000;
 
@@ -74,3 +76,5 @@ TEST_CASE("the device stream equals the host stream word for word") {
   }
   CHECK(bad == 0);
 }
+
+}  // namespace cuda_random_test

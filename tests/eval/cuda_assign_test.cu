@@ -15,6 +15,8 @@
 
 #include <tl/cuda.hpp>
 
+namespace cuda_assign_test {
+
 namespace {
 
 const tl::device cuda0 = tl::device::cuda(0);
@@ -342,3 +344,5 @@ TEST_CASE("a CUDA graph replays a captured 20-op expression with the eager resul
   tl::cuda::synchronize();
   check_equal(y, tl::tensor<float, 1>(again));
 }
+
+}  // namespace cuda_assign_test

@@ -3,6 +3,8 @@
 // must match (see cuda_compare.hpp for the tolerances).
 #include "cuda_compare.hpp"
 
+namespace cuda_extreme_stats_test {
+
 TEST_CASE_TEMPLATE("min, max, argmin and argmax pick the first extreme as on the host", T, float, double,
                    std::int32_t, std::int64_t) {
   tl::manual_seed(3);
@@ -47,3 +49,5 @@ TEST_CASE_TEMPLATE("var, std, norm and logsumexp", T, float, double) {
   // One element with correction 1: 0 / 0.
   same_on_device([](const auto& a) { return tl::var(a.slice(0, 0, 1), 0); }, 0, 0, x);
 }
+
+}  // namespace cuda_extreme_stats_test

@@ -2,6 +2,8 @@
 // broadcasting and strided views, segmented large reductions, NaN/inf, empty reductions, errors.
 #include "cuda_compare.hpp"
 
+namespace cuda_reduce_edge_test {
+
 TEST_CASE("complex var, std and norm have real results on the device too") {
   tl::manual_seed(5);
   const auto z = tl::randn<tl::complex<double>>(9, 31);
@@ -136,3 +138,5 @@ TEST_CASE("errors: mixed devices and bad dims") {
   CHECK_THROWS_AS(tl::softmax(d, -3), tl::index_error);
   CHECK_THROWS_AS(tl::sort(d, 2), tl::index_error);
 }
+
+}  // namespace cuda_reduce_edge_test

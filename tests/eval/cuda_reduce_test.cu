@@ -3,6 +3,8 @@
 // copies, and the device result (copied back) must match (see cuda_compare.hpp for the tolerances).
 #include "cuda_compare.hpp"
 
+namespace cuda_reduce_test {
+
 TEST_CASE_TEMPLATE("sum, mean and prod over every dim and over chosen dims", T, float, double, tl::complex<float>,
                    tl::complex<double>) {
   tl::manual_seed(1);
@@ -54,3 +56,5 @@ TEST_CASE_TEMPLATE("integer and bool sums, products and counts are exact", T, st
   exact_on_device([](const auto& a) { return tl::amax(a, 1); }, x);
   exact_on_device([](const auto& a) { return tl::amin(a, 0); }, x);
 }
+
+}  // namespace cuda_reduce_test

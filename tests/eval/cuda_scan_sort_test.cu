@@ -2,6 +2,8 @@
 // evaluator, and the bit-for-bit determinism of device reductions, scans and softmax.
 #include "cuda_compare.hpp"
 
+namespace cuda_scan_sort_test {
+
 TEST_CASE_TEMPLATE("cumsum and cumprod along every dim", T, float, double, std::int32_t, std::int64_t, bool,
                    tl::complex<float>) {
   tl::manual_seed(9);
@@ -172,3 +174,5 @@ TEST_CASE("device reductions, scans and softmax are deterministic: two runs give
     CHECK(bytes_of(r) == ref);
   }
 }
+
+}  // namespace cuda_scan_sort_test

@@ -14,6 +14,8 @@
 #include "../cuda_rel_rms.hpp"
 #include "../test_util.hpp"
 
+namespace cuda_fft_test {
+
 namespace {
 using tl::index_t;
 
@@ -85,3 +87,5 @@ TEST_CASE("cat, roll and fftshift run on the device and equal the host results")
   }
   CHECK(threw);
 }
+
+}  // namespace cuda_fft_test

@@ -7,6 +7,8 @@
 
 #include "autograd_test_util.hpp"
 
+namespace linalg_autograd_cholesky_test {
+
 using namespace tl_linalg_ag_test;
 
 TEST_CASE_TEMPLATE("linalg autograd: cholesky", V, double, cd) {
@@ -33,3 +35,5 @@ TEST_CASE_TEMPLATE("linalg autograd: cholesky", V, double, cd) {
       }
     }
 }
+
+}  // namespace linalg_autograd_cholesky_test

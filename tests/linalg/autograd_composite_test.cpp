@@ -7,6 +7,8 @@
 
 #include "autograd_test_util.hpp"
 
+namespace linalg_autograd_composite_test {
+
 using namespace tl_linalg_ag_test;
 
 TEST_CASE_TEMPLATE("linalg autograd: vecdot, cross, multi_dot, matrix_power", V, double, cd) {
@@ -28,3 +30,5 @@ TEST_CASE_TEMPLATE("linalg autograd: vecdot, cross, multi_dot, matrix_power", V,
   CHECK(ag::gradgradcheck([&](const auto& v) { return la::matrix_power(v, -2); }, a));
   CHECK(ag::gradgradcheck([&](const auto& v) { return la::vecdot(v, v); }, x));
 }
+
+}  // namespace linalg_autograd_composite_test

@@ -7,6 +7,8 @@
 
 #include "autograd_test_util.hpp"
 
+namespace linalg_autograd_det_test {
+
 using namespace tl_linalg_ag_test;
 
 TEST_CASE_TEMPLATE("linalg autograd: det", V, double, cd) {
@@ -80,3 +82,5 @@ TEST_CASE_TEMPLATE("linalg autograd: slogdet", V, double, cd) {
     CHECK(a.grad()(0, 1, 1) == doctest::Approx(ai(0, 1, 1)));
   }
 }
+
+}  // namespace linalg_autograd_det_test

@@ -7,6 +7,8 @@
 
 #include "autograd_test_util.hpp"
 
+namespace linalg_autograd_eigh_test {
+
 using namespace tl_linalg_ag_test;
 
 namespace {
@@ -55,3 +57,5 @@ TEST_CASE_TEMPLATE("linalg autograd: eigh and eigvalsh", V, double, cd) {
     CHECK(g(0, 0) == doctest::Approx(0.0));
   }
 }
+
+}  // namespace linalg_autograd_eigh_test

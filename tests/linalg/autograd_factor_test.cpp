@@ -12,6 +12,8 @@
 
 #include "factor_grad_ref.hpp"
 
+namespace linalg_autograd_factor_test {
+
 using namespace tl_linalg_ag_test;
 
 namespace {
@@ -155,3 +157,5 @@ TEST_CASE("linalg autograd: what torch 1.13 does not differentiate") {
   CHECK(c.requires_grad());
   CHECK(std::isinf(c()));
 }
+
+}  // namespace linalg_autograd_factor_test

@@ -9,6 +9,8 @@
 
 #include "factor_grad_ref.hpp"
 
+namespace linalg_autograd_lu_test {
+
 using namespace tl_linalg_ag_test;
 
 namespace {
@@ -94,3 +96,5 @@ TEST_CASE("linalg autograd: what has no gradient") {
     CHECK_FALSE(la::inv(sq).requires_grad());
   }
 }
+
+}  // namespace linalg_autograd_lu_test

@@ -7,6 +7,8 @@
 
 #include "autograd_test_util.hpp"
 
+namespace linalg_autograd_solve_test {
+
 using namespace tl_linalg_ag_test;
 
 TEST_CASE_TEMPLATE("linalg autograd: solve", V, double, cd) {
@@ -37,3 +39,5 @@ TEST_CASE_TEMPLATE("linalg autograd: inv and inv_ex", V, double, cd) {
   CHECK(ag::gradcheck([](const auto& v) { return la::inv_ex(v).inverse; }, ab));
   CHECK(ag::gradgradcheck([](const auto& v) { return la::inv(v); }, input<V, 3>({1, 3, 3}, 2.0)));
 }
+
+}  // namespace linalg_autograd_solve_test

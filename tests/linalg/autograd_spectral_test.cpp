@@ -19,6 +19,8 @@
 #include "../test_util.hpp"
 #include "autograd_test_util.hpp"
 
+namespace linalg_autograd_spectral_test {
+
 using namespace tl_linalg_ag_test;
 
 namespace {
@@ -264,3 +266,5 @@ TEST_CASE_TEMPLATE("linalg autograd: repeated singular values give non-finite ve
   CHECK(all_finite(M3<V>(y.grad())));
   CHECK(re_of(y.grad()(0, 1, 1)) == doctest::Approx(1.0));
 }
+
+}  // namespace linalg_autograd_spectral_test

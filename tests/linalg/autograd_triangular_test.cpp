@@ -7,6 +7,8 @@
 
 #include "autograd_test_util.hpp"
 
+namespace linalg_autograd_triangular_test {
+
 using namespace tl_linalg_ag_test;
 
 TEST_CASE_TEMPLATE("linalg autograd: solve_triangular", V, double, cd) {
@@ -28,3 +30,5 @@ TEST_CASE_TEMPLATE("linalg autograd: solve_triangular", V, double, cd) {
   const auto a1 = input<V, 2>({3, 3}, 3.0);
   CHECK(ag::gradcheck([&](const auto& v) { return la::solve_triangular(v, b, false); }, a1));
 }
+
+}  // namespace linalg_autograd_triangular_test

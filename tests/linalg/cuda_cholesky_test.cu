@@ -3,6 +3,8 @@
 // inputs, and the not-positive-definite paths (info, and the error naming the batch element).
 #include "cuda_linalg_util.hpp"
 
+namespace cuda_cholesky_test {
+
 namespace {
 using tl::index_t;
 using tl_test::cuda0;
@@ -60,3 +62,5 @@ TEST_CASE("cholesky of device tensors: not positive-definite") {
                        tl_test::error_of([&] { (void)tl::linalg::cholesky(ab); }).c_str(), tl::linalg_error);
   CHECK_THROWS_AS(tl::linalg::cholesky(tl::ones<double>(3, 4, cuda0)), tl::shape_error);
 }
+
+}  // namespace cuda_cholesky_test

@@ -6,6 +6,8 @@
 
 #include "cuda_linalg_util.hpp"
 
+namespace cuda_eigh_test {
+
 namespace {
 using tl::index_t;
 using tl_test::cuda0;
@@ -127,3 +129,5 @@ TEST_CASE("eigh of device tensors: empty, NaN input and errors") {
                        tl_test::error_of([] { (void)tl::linalg::eigvalsh(tl::ones<double>(3, 3), "X"); }).c_str(),
                        tl::value_error);
 }
+
+}  // namespace cuda_eigh_test

@@ -8,6 +8,8 @@
 
 #include "cuda_linalg_util.hpp"
 
+namespace cuda_solve_test {
+
 namespace {
 using tl::index_t;
 using tl_test::cuda0;
@@ -229,3 +231,5 @@ TEST_CASE_TEMPLATE("det and slogdet of device tensors match the CPU", T, float, 
   CHECK_THROWS_AS(tl::linalg::det(tl::ones<T>(3, 3, cuda0).requires_grad()), tl::device_error);
 #endif
 }
+
+}  // namespace cuda_solve_test

@@ -10,6 +10,8 @@
 
 #include "../test_util.hpp"
 
+namespace linalg_no_grad_rule_test {
+
 namespace la = tl::linalg;
 using X = tl::tensor<double, 2>;
 
@@ -55,3 +57,5 @@ TEST_CASE("the same calls work on detached inputs and under no_grad; matrix_rank
   const X d = a.detach();
   CHECK(la::vector_norm(d)() > 0.0);
 }
+
+}  // namespace linalg_no_grad_rule_test

@@ -12,6 +12,8 @@
 #include "../cuda_rel_rms.hpp"
 #include "../test_util.hpp"
 
+namespace cuda_matmul_test {
+
 namespace {
 using tl::index_t;
 using tl_test::random;
@@ -96,3 +98,5 @@ TEST_CASE("matmul of device tensors: errors") {
                        doctest::Contains("products of int64 tensors on a CUDA device are not supported"),
                        tl::device_error);
 }
+
+}  // namespace cuda_matmul_test

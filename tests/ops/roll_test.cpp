@@ -1,5 +1,5 @@
 // Tests for tl::roll (torch.roll) and, through it, tl::fft::fftshift / ifftshift.
-#define TL_AUTOGRAD 2
+#define TL_AUTOGRAD 1
 #include <doctest/doctest.h>
 
 #include <cstdint>

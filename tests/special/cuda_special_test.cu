@@ -12,6 +12,8 @@
 #include <string>
 #include <tl/cuda.hpp>
 
+namespace cuda_special_test {
+
 namespace {
 using tl::index_t;
 
@@ -137,3 +139,5 @@ TEST_CASE_TEMPLATE("gammainc, gammaincc and zeta of device tensors match the hos
   compare<T>("zeta(3, q)", grid<T>(0.01, 30), [](const auto& q) { return s::zeta(T(3), q); });
   compare<T>("zeta(2.5, q)", grid<T>(0.01, 30), [](const auto& q) { return s::zeta(T(2.5), q); });
 }
+
+}  // namespace cuda_special_test

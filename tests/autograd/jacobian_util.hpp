@@ -1,0 +1,21 @@
+#pragma once
+// Shared comparison helper of the vectorized jacobian / hessian tests.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include <tl/tensor.hpp>
+
+namespace tl_test {
+/// a and b have one shape and agree elementwise to tol relative to 1 + |b|.
+template <class A, class B>
+void check_same(const A& a, const B& b, double tol) {
+  REQUIRE(a.shape() == b.shape());
+  const auto fa = tl::tensor<typename A::value_type, 1>(a.contiguous().reshape(a.numel()));
+  const auto fb = tl::tensor<typename B::value_type, 1>(b.contiguous().reshape(b.numel()));
+  for (tl::index_t i = 0; i < fa.numel(); ++i) {
+    const double ref = std::abs(fb(i));
+    CHECK(std::abs(fa(i) - fb(i)) <= tol * (1 + ref));
+  }
+}
+}  // namespace tl_test
