@@ -179,6 +179,29 @@ TEST_CASE("gradcheck reports the worst element on failure") {
     CHECK(m.find("numerical") != std::string::npos);
   }
   CHECK_FALSE(ag::gradcheck(bad, x, {1e-6, 1e-5, 1e-3, false}));
+  // Wrong entries of a complex Jacobian: the gradient of input element 2 gains an imaginary part
+  // for output 2's cotangents only, so only the derivatives of y_2 with respect to Im(x_2) are
+  // off; the error names one of them.
+  using Z = tl::tensor<tl::complex<double>, 1>;
+  const Z z = tl::astype<tl::complex<double>>(tl::tensor<double, 1>(x.reshape(3)));
+  auto bad_at_2 = [](const Z& v) {
+    Z h = v * 1.0;
+    h.register_hook([](const Z& g) {
+      Z r = g.clone();
+      r(2) = r(2) + tl::complex<double>(0, 1) * tl::abs(g(2));
+      return r;
+    });
+    return Z(h * 2.0);
+  };
+  try {
+    ag::gradcheck(bad_at_2, z);
+    FAIL("gradcheck accepted a wrong gradient");
+  } catch (const tl::autograd_error& e) {
+    const std::string m = e.what();
+    const bool re = m.find("output 2 (real) with respect to input element 2 (imag)") != std::string::npos;
+    const bool im = m.find("output 2 (imag) with respect to input element 2 (imag)") != std::string::npos;
+    CHECK_MESSAGE((re || im), m);
+  }
 }
 
 TEST_CASE("cat, stack and split pass gradients to their pieces") {

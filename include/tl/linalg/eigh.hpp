@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tl/linalg/detail/aligned_buffer.hpp"
+#include "tl/linalg/detail/autograd_decl.hpp"
 #include "tl/linalg/detail/batch.hpp"
 #include "tl/linalg/detail/device.hpp"
 #include "tl/linalg/detail/syev.hpp"
@@ -136,9 +137,12 @@ auto eigh_impl(const char* op, E&& A, std::string_view uplo) {
 /// imaginary part is ignored. Eigenvectors are unique only up to a phase (sign). Input with NaN
 /// or infinity gives NaN eigenvalues and eigenvectors. Throws value_error for another UPLO,
 /// shape_error for non-square input, linalg_error (naming the batch element) if the QL iteration
-/// does not converge.
+/// does not converge. Differentiable (the gradient of the eigenvectors is infinite or NaN for
+/// repeated eigenvalues, as in torch); CUDA input does not record.
 template <expression E>
 auto eigh(E&& A, std::string_view UPLO = "L") {
+  if constexpr (detail::records_grad<detail::value_of_t<E>>())
+    if (tl::detail::must_record(A) && !tl::detail::expression_device(A).is_cuda()) return detail::record_eigh(A, UPLO);
   return detail::eigh_impl<true>("eigh", std::forward<E>(A), UPLO);
 }
 
@@ -146,6 +150,9 @@ auto eigh(E&& A, std::string_view UPLO = "L") {
 /// as eigh without forming eigenvectors.
 template <expression E>
 auto eigvalsh(E&& A, std::string_view UPLO = "L") {
+  if constexpr (detail::records_grad<detail::value_of_t<E>>())
+    if (tl::detail::must_record(A) && !tl::detail::expression_device(A).is_cuda())
+      return detail::record_eigvalsh(A, UPLO);
   return detail::eigh_impl<false>("eigvalsh", std::forward<E>(A), UPLO).eigenvalues;
 }
 

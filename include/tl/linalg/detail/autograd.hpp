@@ -451,30 +451,6 @@ tensor<ag_value_t<EL>, std::max(ag_rank_v<EL>, ag_rank_v<EB>)> record_lu_solve(c
 
 }  // namespace tl::linalg::detail
 
-namespace tl::linalg {
-
-/// @brief eigh (see tl/linalg/eigh.hpp) for inputs that may require grad: records the
-/// decomposition when they do (the gradient of the eigenvectors is infinite or NaN for repeated
-/// eigenvalues, as in torch).
-template <expression E>
-  requires(detail::records_grad<detail::value_of_t<E>>())
-auto eigh(E&& A, std::string_view UPLO = "L") {
-  // CUDA input goes to eigh_impl, which refuses to record on the device.
-  if (tl::detail::must_record(A) && !tl::detail::expression_device(A).is_cuda()) return detail::record_eigh(A, UPLO);
-  return detail::eigh_impl<true>("eigh", std::forward<E>(A), UPLO);
-}
-
-/// @brief eigvalsh (see tl/linalg/eigh.hpp) for inputs that may require grad.
-template <expression E>
-  requires(detail::records_grad<detail::value_of_t<E>>())
-auto eigvalsh(E&& A, std::string_view UPLO = "L") {
-  if (tl::detail::must_record(A) && !tl::detail::expression_device(A).is_cuda())
-    return detail::record_eigvalsh(A, UPLO);
-  return detail::eigh_impl<false>("eigvalsh", std::forward<E>(A), UPLO).eigenvalues;
-}
-
-}  // namespace tl::linalg
-
 namespace tl::linalg::detail {
 
 // ---- Hermitian eigendecomposition -------------------------------------------------------------
