@@ -3,6 +3,7 @@
 // capture a tl::error's message.
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include <tl/core/error.hpp>
 #include <tl/core/tensor.hpp>
@@ -23,6 +24,19 @@ inline constexpr bool sanitized = false;
 #else
 inline constexpr bool sanitized = false;
 #endif
+
+/// Whether a test that sweeps every dtype over many shapes runs its case of `elements` elements for
+/// dtype T: always, except under the sanitizers, where the cases above 4096 elements (a 64 x 64
+/// matrix) run for double and complex<float> only (a real and a complex dtype, one of each
+/// precision). The smaller cases, which reach the edges and tails of every code path, still run for
+/// every dtype there; the larger ones add the blocked paths (panels, padded work matrices), whose
+/// index arithmetic does not depend on the dtype. (ASan checks each 32- or 64-byte SIMD load and
+/// store on its slow path, so these sweeps were most of the sanitizer run.)
+template <class T>
+constexpr bool sweep_case(tl::index_t elements) {
+  if constexpr (!sanitized) return true;
+  else return elements <= 4096 || std::is_same_v<T, double> || std::is_same_v<T, tl::complex<float>>;
+}
 
 /// A 64-bit linear congruential generator: reproducible test data without tl's own RNG.
 struct lcg {
