@@ -114,6 +114,13 @@ inline bool is_real(const mat& a) {
   return true;
 }
 
+/// The n x n identity.
+inline mat identity(index_t n) {
+  mat e(n, n);
+  for (index_t i = 0; i < n; ++i) e(i, i) = 1;
+  return e;
+}
+
 /// a b in long double. This reference product is most of the linalg tests' run time (worse at -O0
 /// under the sanitizers), so it runs on the raw (re, im) pairs (std::complex is layout-compatible
 /// with T[2]) with the textbook complex product, and on the real parts alone when both are real.

@@ -26,12 +26,6 @@ ld norm1(const mat& a) {
   return best;
 }
 
-mat identity(index_t n) {
-  mat e(n, n);
-  for (index_t i = 0; i < n; ++i) e(i, i) = 1;
-  return e;
-}
-
 TEST_CASE_TEMPLATE("matrix_exp matches 50-digit references at every Padé degree", T, float, double,
                    tl::complex<float>, tl::complex<double>) {
   const auto cases = load_ref_cases("linalg_expm_reference.txt");

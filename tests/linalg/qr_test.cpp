@@ -9,12 +9,6 @@
 namespace {
 using namespace tl_linalg_test;
 
-mat identity(index_t n) {
-  mat e(n, n);
-  for (index_t i = 0; i < n; ++i) e(i, i) = 1;
-  return e;
-}
-
 // Q and R of one matrix of a batch satisfy the QR identities for A.
 template <class T>
 void check_qr_matrix(const mat& A, const mat& Q, const mat& R, bool complete) {

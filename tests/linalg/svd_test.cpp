@@ -16,12 +16,6 @@
 namespace {
 using namespace tl_linalg_test;
 
-mat identity(index_t n) {
-  mat I(n, n);
-  for (index_t i = 0; i < n; ++i) I(i, i) = 1;
-  return I;
-}
-
 mat diag_rect(const std::vector<ld>& s, index_t r, index_t c) {
   mat D(r, c);
   for (std::size_t i = 0; i < s.size(); ++i) D(static_cast<index_t>(i), static_cast<index_t>(i)) = s[i];
