@@ -35,6 +35,9 @@
 //             batched rule in the vectorized pass.
 //   jacobian_complex: the 128 x 128 Jacobian of f(z) = exp(z) * conj(flip(z)) + z^2 in complex float,
 //             the same three ways: a complex fused node (not holomorphic) with its batched rule.
+//   jacobian_weight: the 128 x 128 Jacobian of f(w) = tanh(X W), W = w.reshape(16, 8), X: [16, 16], in
+//             float, the same three ways: the gradient of matmul's right matrix operand for every
+//             cotangent in the vectorized pass.
 //
 // Diagnostics beside the cases: the chain's forward under no_grad, the whole chain step with the host
 // block cache off, its two gradients written by hand as fused tl expressions, the backward of sum(f(x) * w) for f = sin, tanh, sigmoid, and the five
@@ -1280,6 +1283,47 @@ void BM_jacobian_complex_torch(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_jacobian_complex_torch)->Apply(real_time_us);
+#endif
+
+// ===== (l) Jacobian with respect to a weight matrix: W = w.reshape(16, 8), f(w) = tanh(X W),
+// X: [16, 16] (c.a) =================================================================================
+
+const jac_case& jacobian_weight_case() {
+  static const jac_case c = [] {
+    tl::manual_seed(12);
+    jac_case r{tl::tensor<float, 2>(tl::randn<float>(16, 16) * 0.3f), tl::tensor<float, 1>(tl::randn<float>(j_n)), {}};
+    // Y = X W; dY[i, j] / dW[p, q] = (1 - tanh(Y[i, j])^2) X[i, p] [q = j]
+    r.want.assign(j_n * j_n, 0.0);
+    for (std::int64_t i = 0; i < 16; ++i)
+      for (std::int64_t j = 0; j < 8; ++j) {
+        double y = 0;
+        for (std::int64_t k = 0; k < 16; ++k) y += double(r.a(i, k)) * double(r.x(8 * k + j));
+        const double d = 1 - std::tanh(y) * std::tanh(y);
+        for (std::int64_t p = 0; p < 16; ++p) r.want[(8 * i + j) * j_n + 8 * p + j] = d * double(r.a(i, p));
+      }
+    return r;
+  }();
+  return c;
+}
+
+void BM_jacobian_weight_tl(benchmark::State& state, bool vectorize) {
+  const auto& c = jacobian_weight_case();
+  auto f = [&c](const tl::tensor<float, 1>& w) {
+    return tl::tensor<float, 2>(tl::tanh(tl::matmul(c.a, w.reshape(16, 8))));
+  };
+  time_jacobian_tl(state, vectorize ? "tl weight jacobian, vectorized" : "tl weight jacobian", c, f, vectorize);
+}
+BENCHMARK_CAPTURE(BM_jacobian_weight_tl, rows, false)->Apply(real_time_us);
+BENCHMARK_CAPTURE(BM_jacobian_weight_tl, vectorized, true)->Apply(real_time_us);
+
+#ifdef TL_BENCH_HAVE_TORCH
+void BM_jacobian_weight_torch(benchmark::State& state) {
+  time_jacobian_torch(state, "torch weight jacobian", jacobian_weight_case(),
+                      [](const torch::Tensor& a, const torch::Tensor& w) {
+                        return torch::tanh(torch::matmul(a, w.reshape({16, 8}))).reshape({-1});
+                      });
+}
+BENCHMARK(BM_jacobian_weight_torch)->Apply(real_time_us);
 #endif
 
 }  // namespace

@@ -221,10 +221,17 @@ TEST_CASE("vectorized jacobian of complex functions agrees with the row-by-row p
   auto bm = [](const C1& v) {
     return tl::tensor<tl::complex<double>, 3>(tl::matmul(v.reshape(2, 1, 2), C1(v.conj() * v).reshape(2, 2, 1)));
   };
-  const auto jv = ag::jacobian(bm, z4, vec_on), jl = ag::jacobian(bm, z4);
-  REQUIRE(jv.shape() == jl.shape());
-  const auto fv = jv.contiguous().reshape(jv.numel()), fl = jl.contiguous().reshape(jl.numel());
-  for (tl::index_t i = 0; i < fv.numel(); ++i) CHECK(tl::abs(tl::complex<double>(fv(i) - fl(i))) <= 1e-13);
+  auto agree = [](const auto& jv, const auto& jl) {
+    REQUIRE(jv.shape() == jl.shape());
+    const auto fv = jv.contiguous().reshape(jv.numel()), fl = jl.contiguous().reshape(jl.numel());
+    for (tl::index_t i = 0; i < fv.numel(); ++i) CHECK(tl::abs(tl::complex<double>(fv(i) - fl(i))) <= 1e-13);
+  };
+  agree(ag::jacobian(bm, z4, vec_on), ag::jacobian(bm, z4));
+  // a complex matrix times the input as a matrix, [3, 2] x [2, 2]: grad_B = A^H G for every cotangent
+  tl::tensor<tl::complex<double>, 2> ca(tl::shape_t<2>{3, 2});
+  for (int i = 0; i < 6; ++i) ca.data()[i] = tl::complex<double>(0.2 * i - 0.4, 0.7 - 0.3 * i);
+  auto wm = [&ca](const C1& v) { return tl::tensor<tl::complex<double>, 2>(tl::matmul(ca, v.reshape(2, 2))); };
+  agree(ag::jacobian(wm, z4, vec_on), ag::jacobian(wm, z4));
 }
 
 TEST_CASE("grad_batched (is_grads_batched): each row equals grad with that row's grad_output") {

@@ -61,13 +61,7 @@ std::vector<cld> reference(const std::vector<cld>& x, int sign) {
   return dft_ld(x, w);
 }
 
-struct lcg {
-  std::uint64_t s;
-  double next() {  // uniform in [-1, 1)
-    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<double>(s >> 11) / 4503599627370496.0 - 1.0;
-  }
-};
+using tl_test::lcg;  // uniform in [-1, 1)
 
 std::vector<index_t> lengths() {
   std::vector<index_t> v;

@@ -36,8 +36,9 @@ tensor<V, 2> adjoint_right(const tensor<V, RB>& xb) {
 /// The batched rule of matmul for operands without batch dims (rank 1 or 2), for the vectorized
 /// backward. grad_A for every cotangent is ONE product of the stacked output gradients with B^H
 /// ([batch m, n] x [n, k]), and so is grad_b of a vector b ([batch, m] x conj(A)); grad_B of a
-/// matrix B takes one product A^H G_i per cotangent. Every product is rank 2 and nothing records
-/// (gradients are off in a vectorized backward).
+/// matrix B is one broadcast product A^H G ([k, m] x [batch, m, n], matmul_plain: the small
+/// products run one per task, into one result). Nothing records (gradients are off in a vectorized
+/// backward).
 template <class V, std::size_t RA, std::size_t RB>
 auto matmul_batched_rule() {
   constexpr std::size_t RO = matmul_rank_v<RA, RB>;
@@ -64,11 +65,9 @@ auto matmul_batched_rule() {
         const tensor<V, 2> p = tl::matmul(rows(batch, m, 0), tensor<V, 2>(a2.conj()));
         gbo = as_batched_view<V, 2, RB>(p, batch, xb.shape());
       } else {
-        tensor<V, RB + 1> out(batched_shape(batch, xb.shape()), gb.device());
-        const tensor<V, 2> ah = a2.mH();
-        for (index_t i = 0; i < batch; ++i)
-          raw_write(batch_slice<V, 2>(out, i), tensor<V, 2>(tl::matmul(ah, rows(m, n, i * m * n))), false);
-        gbo = out;
+        const tensor<V, 3> g3(gf.storage_handle(), gf.data(), shape_t<3>{batch, m, n}, shape_t<3>{m * n, n, 1},
+                              gf.is_conj());
+        gbo = matmul_plain(tensor<V, 2>(a2.mH()), g3, gb.device());
       }
     }
     return std::make_tuple(ga, gbo);
