@@ -187,3 +187,69 @@ TEST_CASE_TEMPLATE("airy_ai: error against the mpmath reference, edge values", T
   CHECK(ai(7) == doctest::Approx(0.5355608832923521).epsilon(1e-7));
   CHECK(ai(8) == doctest::Approx(0.03492413042327437).epsilon(1e-7));
 }
+
+// A float packet whose lanes fill two double packets runs its kernel once on both as a twin
+// (float_via_double_twin). The twin must give each lane exactly what the double packet holding it
+// gives: the same operations per lane, with each region's branch taken when either half needs it.
+TEST_CASE("twin packets: each lane as in its own double packet") {
+  namespace d = ts::detail;
+  using D = xsimd::batch<double>;
+  using W = d::twin<D>;
+  constexpr std::size_t m = D::size;
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  tl_test::lcg g{20261129};
+  // Lanes from every region of the kernels below (J / Y: below 2, 2-8, beyond 8, beyond 2^19;
+  // airy: both signs; the gamma functions: near the poles and far out) and their edge values,
+  // drawn per lane so that most twins mix regions within and between their halves.
+  const double pick[] = {0.0, -0.0, 1e-300, 0.3, 1.9, 2.0, 5.5, 8.0, 30.0, 0x1p19, 0x1p21, 1e300, inf, -inf, nan, -2.5, -7.0, -40.0};
+  const auto draw = [&] {
+    const double u = g.next();
+    if (u < -0.6) return pick[static_cast<std::size_t>((u + 1) / 0.4 * std::size(pick)) % std::size(pick)];
+    return 60 * u;
+  };
+  const auto agree = [&](const char* name, auto&& kernel) {
+    long mismatches = 0;
+    for (int rep = 0; rep < 4096; ++rep) {
+      alignas(64) double lo[m], hi[m], rt[2 * m], rh[2 * m];
+      for (std::size_t i = 0; i < m; ++i) lo[i] = draw();
+      for (std::size_t i = 0; i < m; ++i) hi[i] = rep % 3 == 0 ? lo[i] : draw();  // some twins with equal halves
+      const W r = kernel(W{D::load_aligned(lo), D::load_aligned(hi)});
+      r.a.store_aligned(rt);
+      r.b.store_aligned(rt + m);
+      kernel(D::load_aligned(lo)).store_aligned(rh);
+      kernel(D::load_aligned(hi)).store_aligned(rh + m);
+      // (NaN lanes are left to the callers, which pass NaN through whatever the kernel made of it)
+      for (std::size_t i = 0; i < 2 * m; ++i) {
+        const double x = i < m ? lo[i] : hi[i - m];
+        if (!std::isnan(x) && std::memcmp(&rt[i], &rh[i], sizeof(double)) != 0 && !(std::isnan(rt[i]) && std::isnan(rh[i]))) {
+          if (++mismatches <= 5) MESSAGE(std::string(name) << ": lane " << i << " of x = " << x << ": twin " << rt[i] << ", packet " << rh[i]);
+        }
+      }
+    }
+    CHECK_MESSAGE(mismatches == 0, std::string(name));
+  };
+  agree("bessel_j0", [](const auto& x) { return d::bessel_j0_kernel<std::decay_t<decltype(x)>, true>(x); });
+  agree("bessel_j1", [](const auto& x) { return d::bessel_j1_kernel<std::decay_t<decltype(x)>, true>(x); });
+  agree("bessel_y0", [](const auto& x) { return d::bessel_y0_kernel<std::decay_t<decltype(x)>, true>(x); });
+  agree("bessel_y1", [](const auto& x) { return d::bessel_y1_kernel<std::decay_t<decltype(x)>, true>(x); });
+  agree("airy_ai", [](const auto& x) { return d::airy_ai_kernel(x); });
+  agree("tgamma", [](const auto& x) { return d::tgamma_float_kernel(d::vabs(x)); });
+  agree("tgamma, reflection", [](const auto& x) { return d::tgamma_kernel(x); });
+  agree("digamma", [](const auto& x) { return d::digamma_float_kernel(d::vabs(x)); });
+  agree("trigamma", [](const auto& x) { return d::trigamma_float_kernel(d::vabs(x)); });
+  // The float packet kernels (float_via_double_twin) against float_via_double, one double
+  // packet at a time: the halves and the rounded result keep their lanes' order.
+  using B = xsimd::batch<float>;
+  for (int rep = 0; rep < 1024; ++rep) {
+    alignas(64) float xs[B::size], got[B::size], want[B::size];
+    for (auto& v : xs) v = static_cast<float>(draw());
+    const B x = B::load_aligned(xs);
+    d::bessel_y1_float_packet(x).store_aligned(got);
+    tl::detail::float_via_double(x, [](const auto& v) {
+      return d::sel(d::visnan(v), v, d::bessel_y1_kernel<std::decay_t<decltype(v)>, true>(v));
+    }).store_aligned(want);
+    for (std::size_t i = 0; i < B::size; ++i)
+      CHECK_MESSAGE((std::memcmp(&got[i], &want[i], sizeof(float)) == 0 || (std::isnan(got[i]) && std::isnan(want[i]))),
+                    "bessel_y1 float packet at " << xs[i]);
+  }
+}

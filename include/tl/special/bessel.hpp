@@ -43,7 +43,7 @@ TL_SPECIAL_FLOAT_PACKET(bessel_j0)
 TL_SPECIAL_FLOAT_PACKET(bessel_j1)
 TL_SPECIAL_FLOAT_PACKET(bessel_y0)
 TL_SPECIAL_FLOAT_PACKET(bessel_y1)
-TL_SPECIAL_VIA_DOUBLE(airy_ai)
+TL_SPECIAL_VIA_DOUBLE_TWIN(airy_ai)
 }  // namespace detail
 
 /// @brief Modified Bessel function of the first kind of order 0 (torch.special.i0); +inf at +-inf.

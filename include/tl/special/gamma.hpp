@@ -73,7 +73,7 @@ struct polygamma_fn : via_double_member<polygamma_fn> {
   TL_INLINE B packet(const B& x) const {
     if constexpr (std::is_same_v<typename B::value_type, float>) {
       if (n == 1 && !xsimd::any(x < B(0)))
-        return tl::detail::float_via_double(x, [](const auto& d) TL_INLINE_LAMBDA { return trigamma_float_kernel(d); });
+        return float_via_double_twin(x, [](const auto& d) TL_INLINE_LAMBDA { return trigamma_float_kernel(d); });
     }
     return via_double_member<polygamma_fn>::packet(x);
   }

@@ -401,7 +401,7 @@ TL_SPECIAL_KERNEL V bessel_y1_kernel(const V& x) {
 #define TL_SPECIAL_JY_FLOAT_PACKET(NAME)                                                           \
   template <class B>                                                                                \
   TL_INLINE B NAME##_float_packet(const B& x) {                                                     \
-    return tl::detail::float_via_double(x, [](const auto& d) TL_INLINE_LAMBDA {                     \
+    return float_via_double_twin(x, [](const auto& d) TL_INLINE_LAMBDA {                            \
       return sel(visnan(d), d, NAME##_kernel<std::remove_cvref_t<decltype(d)>, true>(d));         \
     });                                                                                             \
   }

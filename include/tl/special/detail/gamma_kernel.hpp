@@ -461,19 +461,24 @@ TL_SPECIAL_KERNEL V digamma_float_kernel(const V& x) {
 
 /// Float packets of the gamma functions: `fast` (a float kernel in double, for x >= 0 and NaN) where
 /// no lane is negative, else `full` (the double kernel, with the reflection; NaN passed through).
-template <class B, class Fast, class Full>
+/// Twin: both through float_via_double_twin (see via_double_unary).
+template <bool Twin, class B, class Fast, class Full>
 TL_INLINE B nonnegative_float_packet(const B& x, Fast fast, Full full) {
-  if (any_of(x < B(0))) return tl::detail::float_via_double(x, [&](const auto& d) { return sel(visnan(d), d, full(d)); });
-  return tl::detail::float_via_double(x, fast);
+  const auto run = [](const B& v, auto&& f) TL_INLINE_LAMBDA {
+    if constexpr (Twin) return float_via_double_twin(v, f);
+    else return tl::detail::float_via_double(v, f);
+  };
+  if (any_of(x < B(0))) return run(x, [&](const auto& d) { return sel(visnan(d), d, full(d)); });
+  return run(x, fast);
 }
 template <class B>
 TL_INLINE B gammaln_float_packet(const B& x) {
-  return nonnegative_float_packet(
+  return nonnegative_float_packet<false>(
       x, [](const auto& d) { return lgamma_float_kernel(d); }, [](const auto& d) { return lgamma_kernel(d); });
 }
 template <class B>
 TL_INLINE B digamma_float_packet(const B& x) {
-  return nonnegative_float_packet(
+  return nonnegative_float_packet<true>(
       x, [](const auto& d) { return digamma_float_kernel(d); }, [](const auto& d) { return digamma_kernel(d); });
 }
 

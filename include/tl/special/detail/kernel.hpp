@@ -6,6 +6,7 @@
 /// A kernel is a function template over V, either a floating scalar (the device-callable scalar
 /// path: only <cmath> functions CUDA also provides) or an xsimd batch (the packet path). Regions
 /// are blended branch-free with `sel`, so one source gives both forms and they agree.
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -31,6 +32,82 @@ namespace tl::special::detail {
 template <class V>
 inline constexpr bool is_scalar_v = std::is_floating_point_v<V>;
 
+/// Two packets taken as one value: every operation applies to both halves. A float packet whose
+/// lanes fill two double packets goes through a kernel as one twin (float_via_double_twin), so
+/// that each step issues two independent instructions instead of one: kernels made of long
+/// dependent chains (Horner's rule, a division, a square root) keep twice the work in flight,
+/// and a region's uniform branch is taken once for both halves.
+template <class D>
+struct twin {
+  D a, b;
+  twin() = default;
+  TL_INLINE constexpr twin(const D& x, const D& y) : a(x), b(y) {}
+  TL_INLINE constexpr twin(double c) : a(c), b(c) {}  // NOLINT: broadcast, as a packet's V(c)
+};
+template <class M>
+struct twin_mask {
+  M a, b;
+};
+template <class V>
+inline constexpr bool is_twin_v = false;
+template <class D>
+inline constexpr bool is_twin_v<twin<D>> = true;
+template <class M>
+inline constexpr bool is_twin_mask_v = false;
+template <class M>
+inline constexpr bool is_twin_mask_v<twin_mask<M>> = true;
+
+#define TL_SPECIAL_TWIN_ARITH(OP)                                                  \
+  template <class D>                                                               \
+  TL_INLINE twin<D> operator OP(const twin<D>& x, const twin<D>& y) {              \
+    return {x.a OP y.a, x.b OP y.b};                                               \
+  }
+TL_SPECIAL_TWIN_ARITH(+)
+TL_SPECIAL_TWIN_ARITH(-)
+TL_SPECIAL_TWIN_ARITH(*)
+TL_SPECIAL_TWIN_ARITH(/)
+#undef TL_SPECIAL_TWIN_ARITH
+#define TL_SPECIAL_TWIN_COMPARE(OP)                                                \
+  template <class D>                                                               \
+  TL_INLINE auto operator OP(const twin<D>& x, const twin<D>& y) {                 \
+    return twin_mask<decltype(x.a OP y.a)>{x.a OP y.a, x.b OP y.b};                \
+  }
+TL_SPECIAL_TWIN_COMPARE(<)
+TL_SPECIAL_TWIN_COMPARE(<=)
+TL_SPECIAL_TWIN_COMPARE(>)
+TL_SPECIAL_TWIN_COMPARE(>=)
+TL_SPECIAL_TWIN_COMPARE(==)
+TL_SPECIAL_TWIN_COMPARE(!=)
+#undef TL_SPECIAL_TWIN_COMPARE
+template <class D>
+TL_INLINE twin<D> operator-(const twin<D>& x) {
+  return {-x.a, -x.b};
+}
+template <class D>
+TL_INLINE twin<D>& operator+=(twin<D>& x, const twin<D>& y) {
+  return x = x + y;
+}
+template <class D>
+TL_INLINE twin<D>& operator-=(twin<D>& x, const twin<D>& y) {
+  return x = x - y;
+}
+template <class D>
+TL_INLINE twin<D>& operator*=(twin<D>& x, const twin<D>& y) {
+  return x = x * y;
+}
+template <class M>
+TL_INLINE twin_mask<M> operator||(const twin_mask<M>& x, const twin_mask<M>& y) {
+  return {x.a || y.a, x.b || y.b};
+}
+template <class M>
+TL_INLINE twin_mask<M> operator&&(const twin_mask<M>& x, const twin_mask<M>& y) {
+  return {x.a && y.a, x.b && y.b};
+}
+template <class M>
+TL_INLINE twin_mask<M> operator!(const twin_mask<M>& x) {
+  return {!x.a, !x.b};
+}
+
 template <class V>
 struct scalar_of {
   using type = V;
@@ -39,6 +116,10 @@ template <class T, class A>
 struct scalar_of<xsimd::batch<T, A>> {
   using type = T;
 };
+template <class D>
+struct scalar_of<twin<D>> {
+  using type = typename scalar_of<D>::type;
+};
 template <class V>
 using scalar_t = typename scalar_of<V>::type;
 
@@ -46,6 +127,7 @@ using scalar_t = typename scalar_of<V>::type;
 template <class M, class V>
 TL_SPECIAL_KERNEL V sel(const M& m, const V& a, const V& b) {
   if constexpr (std::is_same_v<M, bool>) return m ? a : b;
+  else if constexpr (is_twin_mask_v<M>) return V{sel(m.a, a.a, b.a), sel(m.b, a.b, b.b)};
   else return xsimd::select(m, a, b);
 }
 
@@ -54,11 +136,13 @@ TL_SPECIAL_KERNEL V sel(const M& m, const V& a, const V& b) {
 template <class M>
 TL_SPECIAL_KERNEL bool any_of(const M& m) {
   if constexpr (std::is_same_v<M, bool>) return m;
+  else if constexpr (is_twin_mask_v<M>) return xsimd::any(m.a || m.b);
   else return xsimd::any(m);
 }
 template <class M>
 TL_SPECIAL_KERNEL bool all_of(const M& m) {
   if constexpr (std::is_same_v<M, bool>) return m;
+  else if constexpr (is_twin_mask_v<M>) return xsimd::all(m.a && m.b);
   else return xsimd::all(m);
 }
 
@@ -66,6 +150,7 @@ TL_SPECIAL_KERNEL bool all_of(const M& m) {
   template <class V>                                 \
   TL_SPECIAL_KERNEL V v##NAME(const V& x) {                     \
     if constexpr (is_scalar_v<V>) return std::NAME(x); \
+    else if constexpr (is_twin_v<V>) return V{v##NAME(x.a), v##NAME(x.b)}; \
     else return xsimd::NAME(x);                      \
   }
 TL_SPECIAL_VMATH1(exp)
@@ -82,42 +167,50 @@ TL_SPECIAL_VMATH1(floor)
 template <class V>
 TL_SPECIAL_KERNEL V vabs(const V& x) {
   if constexpr (is_scalar_v<V>) return std::fabs(x);
+  else if constexpr (is_twin_v<V>) return V{vabs(x.a), vabs(x.b)};
   else return xsimd::abs(x);
 }
 template <class V>
 TL_SPECIAL_KERNEL V vmax(const V& a, const V& b) {
   if constexpr (is_scalar_v<V>) return std::fmax(a, b);
+  else if constexpr (is_twin_v<V>) return V{vmax(a.a, b.a), vmax(a.b, b.b)};
   else return xsimd::max(a, b);
 }
 template <class V>
 TL_SPECIAL_KERNEL V vmin(const V& a, const V& b) {
   if constexpr (is_scalar_v<V>) return std::fmin(a, b);
+  else if constexpr (is_twin_v<V>) return V{vmin(a.a, b.a), vmin(a.b, b.b)};
   else return xsimd::min(a, b);
 }
 template <class V>
 TL_SPECIAL_KERNEL V vcopysign(const V& mag, const V& sgn) {
   if constexpr (is_scalar_v<V>) return std::copysign(mag, sgn);
+  else if constexpr (is_twin_v<V>) return V{vcopysign(mag.a, sgn.a), vcopysign(mag.b, sgn.b)};
   else return xsimd::copysign(mag, sgn);
 }
 template <class V>
 TL_SPECIAL_KERNEL V vfma(const V& a, const V& b, const V& c) {
   if constexpr (is_scalar_v<V>) return std::fma(a, b, c);
+  else if constexpr (is_twin_v<V>) return V{vfma(a.a, b.a, c.a), vfma(a.b, b.b, c.b)};
   else return tl::detail::simd_fma(a, b, c);
 }
 /// a b - c and c - a b, each with one rounding.
 template <class V>
 TL_SPECIAL_KERNEL V vfms(const V& a, const V& b, const V& c) {
   if constexpr (is_scalar_v<V>) return std::fma(a, b, -c);
+  else if constexpr (is_twin_v<V>) return V{vfms(a.a, b.a, c.a), vfms(a.b, b.b, c.b)};
   else return tl::detail::simd_fms(a, b, c);
 }
 template <class V>
 TL_SPECIAL_KERNEL V vfnma(const V& a, const V& b, const V& c) {
   if constexpr (is_scalar_v<V>) return std::fma(-a, b, c);
+  else if constexpr (is_twin_v<V>) return V{vfnma(a.a, b.a, c.a), vfnma(a.b, b.b, c.b)};
   else return tl::detail::simd_fnma(a, b, c);
 }
 template <class V>
 TL_SPECIAL_KERNEL auto visnan(const V& x) {
   if constexpr (is_scalar_v<V>) return std::isnan(x);
+  else if constexpr (is_twin_v<V>) return twin_mask<decltype(visnan(x.a))>{visnan(x.a), visnan(x.b)};
   else return xsimd::isnan(x);
 }
 
@@ -224,7 +317,10 @@ struct split_t {
 };
 template <class V>
 TL_SPECIAL_KERNEL split_t<V> split_log(const V& b) {
-  if constexpr (is_scalar_v<V>) {
+  if constexpr (is_twin_v<V>) {
+    const auto a = split_log(b.a), c = split_log(b.b);
+    return {V{a.k, c.k}, V{a.f, c.f}};
+  } else if constexpr (is_scalar_v<V>) {
     int e = 0;
     double m = std::frexp(b, &e);  // [1/2, 1)
     if (m < 0.70710678118654752440) {
@@ -255,6 +351,20 @@ TL_SPECIAL_KERNEL V exp_pos(const square2<V>& q) {
   return sel(q.hi < V(709), vfma(q.lo, e, e), e);
 }
 
+/// f on the lanes of a float packet in double, rounded once (tl::detail::float_via_double): where
+/// the lanes fill two double packets, f runs once on both as a twin.
+template <class B, class F>
+TL_INLINE B float_via_double_twin(const B& x, F&& f) {
+  using D = xsimd::batch<double, typename B::arch_type>;
+  if constexpr (B::size == 2 * D::size) {
+    const auto h = tl::detail::float_halves(x);
+    const twin<D> r = f(twin<D>{h[0], h[1]});
+    return tl::detail::float_join<B>(std::array<D, 2>{r.a, r.b});
+  } else {
+    return tl::detail::float_via_double(x, f);
+  }
+}
+
 /// Functors whose float packets have a kernel of their own specialize this (enabled = true, and
 /// a static run(packet)); see TL_SPECIAL_FLOAT_PACKET.
 template <class Derived>
@@ -264,8 +374,10 @@ struct float_packet_path {
 
 /// Kernels compute in double; float operands go through double (scalar) or through double
 /// packets (tl::detail::float_via_double), which rounds the double result once, unless the
-/// functor has a float packet path.
-template <class Derived>
+/// functor has a float packet path. Twin: a float packet's two double halves run the kernel as
+/// one twin (float_via_double_twin; faster for kernels of long dependent chains and uniform
+/// branches, slower for wide branch-free ones, whose live values then spill: measured per kernel).
+template <class Derived, bool Twin = false>
 struct via_double_unary : tl::detail::floating_unary {
   template <class T>
   TL_HDI T operator()(T x) const {
@@ -277,6 +389,8 @@ struct via_double_unary : tl::detail::floating_unary {
   TL_INLINE B packet(const B& x) const {
     if constexpr (std::is_same_v<typename B::value_type, float> && float_packet_path<Derived>::enabled)
       return float_packet_path<Derived>::run(x);
+    else if constexpr (std::is_same_v<typename B::value_type, float> && Twin)
+      return float_via_double_twin(x, [](const auto& d) TL_INLINE_LAMBDA { return kernel_nan(d); });
     else if constexpr (std::is_same_v<typename B::value_type, float>)
       return tl::detail::float_via_double(x, [](const auto& d) TL_INLINE_LAMBDA { return kernel_nan(d); });
     else return kernel_nan(x);
@@ -284,7 +398,7 @@ struct via_double_unary : tl::detail::floating_unary {
   /// NaN in, NaN out, whatever the blended regions did with it.
   template <class B>
   static TL_INLINE B kernel_nan(const B& x) {
-    return xsimd::select(xsimd::isnan(x), x, Derived::kernel(x));
+    return sel(visnan(x), x, Derived::kernel(x));
   }
 };
 
@@ -332,6 +446,9 @@ template <class V>
 TL_SPECIAL_KERNEL double lane_min(const V& v) {
   if constexpr (is_scalar_v<V>) {
     return v;
+  } else if constexpr (is_twin_v<V>) {
+    const double a = lane_min(v.a), b = lane_min(v.b);
+    return b < a ? b : a;
   } else {
     alignas(64) double lanes[V::size];
     v.store_aligned(lanes);
@@ -364,15 +481,18 @@ struct lanewise_binary : tl::detail::floating_binary {
 
 }  // namespace tl::special::detail
 
-/// Defines (inside tl::special::detail) the functor NAME##_fn computing NAME##_kernel in double.
-#define TL_SPECIAL_VIA_DOUBLE(NAME)                 \
-  struct NAME##_fn : via_double_unary<NAME##_fn> {  \
-    static constexpr const char* name = #NAME;      \
-    template <class V>                              \
-    static TL_SPECIAL_KERNEL V kernel(const V& x) { \
-      return NAME##_kernel(x);                      \
-    }                                               \
+/// Defines (inside tl::special::detail) the functor NAME##_fn computing NAME##_kernel in double
+/// (TWIN: whether float packets take it as a twin, see via_double_unary).
+#define TL_SPECIAL_VIA_DOUBLE_AS(NAME, TWIN)              \
+  struct NAME##_fn : via_double_unary<NAME##_fn, TWIN> {  \
+    static constexpr const char* name = #NAME;            \
+    template <class V>                                    \
+    static TL_SPECIAL_KERNEL V kernel(const V& x) {       \
+      return NAME##_kernel(x);                            \
+    }                                                     \
   };
+#define TL_SPECIAL_VIA_DOUBLE(NAME) TL_SPECIAL_VIA_DOUBLE_AS(NAME, false)
+#define TL_SPECIAL_VIA_DOUBLE_TWIN(NAME) TL_SPECIAL_VIA_DOUBLE_AS(NAME, true)
 /// Gives the functor detail::NAME##_fn (inside tl::special::detail) the float packet kernel
 /// NAME##_float_packet.
 #define TL_SPECIAL_FLOAT_PACKET(NAME)     \

@@ -68,7 +68,7 @@ TL_SPECIAL_KERNEL V tgamma_float_kernel(const V& x) {
 /// Float packets of tgamma: the kernel above where no lane is negative, else the double kernel.
 template <class B>
 TL_INLINE B tgamma_float_packet(const B& x) {
-  return nonnegative_float_packet(
+  return nonnegative_float_packet<true>(
       x, [](const auto& d) { return tgamma_float_kernel(d); }, [](const auto& d) { return tgamma_kernel(d); });
 }
 
