@@ -93,6 +93,7 @@ TL_INLINE B grouped_lanes(F&& f, const typename B::batch_bool_type& m, const B& 
     return B(_mm512_mask_expand_ps(_mm512_maskz_expand_ps(k, r), rest, _mm512_maskz_compress_ps(tail, r)));
   }
 #endif
+  static_cast<void>(m);
   return f(x, ys...);
 }
 /// float_via_double_n for one operand.

@@ -109,7 +109,7 @@ struct gammaincc_fn : igamma_binary<gammaincc_fn, true> {
 /// Packets whose lanes share one integer order 2 <= s <= 64 (a scalar order, the common case) and
 /// have no q below -64 run hurwitz_zeta on double packets (the exact q + k, double-double powers);
 /// other packets run hurwitz_zeta_real (real orders, per lane) on their lanes with s > 1 and
-/// q >= 2^-1000 (both finite), and the scalar kernel on the rest (edge values, q <= 0).
+/// q >= 2^-1000 (both finite), and the scalar kernel on the rest only (edge values, q <= 0).
 struct zeta_fn : lanewise_binary<zeta_fn> {
   static constexpr const char* name = "zeta";
   static TL_HDI double eval(double s, double q) { return zeta_eval(s, q); }
@@ -122,7 +122,8 @@ struct zeta_fn : lanewise_binary<zeta_fn> {
     const bool uniform = s0 >= 2 && s0 <= 64 && s0 == std::floor(s0);  // false for NaN
     if (!uniform || xsimd::any(q < B(-64))) {
       // false for NaN; 2^-1000 is 0 in float, where every q > 0 is normal in double
-      const auto ok = (s > B(1)) && (s < B(inf)) && (q > B(0)) && (q >= B(T(0x1p-1000))) && (q < B(inf));
+      constexpr T q_min = std::is_same_v<T, float> ? T(0) : T(0x1p-1000);
+      const auto ok = (s > B(1)) && (s < B(inf)) && (q > B(0)) && (q >= B(q_min)) && (q < B(inf));
       if (!xsimd::any(ok)) return lanewise_binary<zeta_fn>::packet(s, q);
       const auto run = [](const auto& sd, const auto& qd) TL_INLINE_LAMBDA {
         using D = std::remove_cvref_t<decltype(sd)>;
@@ -132,7 +133,7 @@ struct zeta_fn : lanewise_binary<zeta_fn> {
       B r;
       if constexpr (std::is_same_v<T, float>) r = tl::detail::float_via_double_n(run, s, q);
       else r = run(s, q);
-      return xsimd::all(ok) ? r : xsimd::select(ok, r, lanewise_binary<zeta_fn>::packet(s, q));
+      return packet_rest(ok, r, s, q);
     }
     const int order = static_cast<int>(s0);
     const auto run = [order](const auto& qd) {

@@ -477,6 +477,21 @@ struct lanewise_binary : tl::detail::floating_binary {
     for (std::size_t i = 0; i < B::size; ++i) a[i] = (*this)(a[i], b[i]);
     return B::load_aligned(a);
   }
+  /// r where done holds, the scalar kernel on the other lanes only (for packet kernels that leave
+  /// a few edge lanes to it).
+  template <class B>
+  TL_INLINE B packet_rest(const typename B::batch_bool_type& done, const B& r, const B& x, const B& y) const {
+    if (xsimd::all(done)) return r;
+    alignas(64) typename B::value_type out[B::size], a[B::size], b[B::size];
+    alignas(64) bool d[B::size];
+    r.store_aligned(out);
+    x.store_aligned(a);
+    y.store_aligned(b);
+    done.store_aligned(d);
+    for (std::size_t i = 0; i < B::size; ++i)
+      if (!d[i]) out[i] = (*this)(a[i], b[i]);
+    return B::load_aligned(out);
+  }
 };
 
 }  // namespace tl::special::detail
