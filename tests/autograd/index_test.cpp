@@ -71,6 +71,22 @@ TEST_CASE("scatter and scatter_add: gradients for self and src, twice differenti
   const X src_rows = X(tl::randn<double>(2, 4));
   CHECK(ag::gradcheck([&](const X& v) { return tl::scatter(v * 2.0, 0, down, src_rows); }, x));
   CHECK(ag::gradcheck([&](const X& v) { return tl::scatter(x, 0, down, v); }, src_rows));
+  // src larger than index: the elements the op does not read get a zero gradient, in src's shape
+  // (a gradient of index's shape would be accumulated into the wrong elements).
+  const X src_big = tl::randn<double>(4, 3);
+  CHECK(ag::gradcheck([&](const X& v) { return tl::scatter(x, 1, unique, v); }, src_big));
+  const X src_wide = tl::randn<double>(3, 5);
+  CHECK(ag::gradcheck([&](const X& v) { return tl::scatter_add(x, 0, down, v * v); }, src_wide));
+  CHECK(ag::gradgradcheck([&](const X& v) { return X(tl::square(tl::scatter_add(x, 1, repeated, v * v))); }, src_big));
+  {
+    auto sb = X(src_big.clone()).requires_grad_();
+    tl::tensor<double, 0> t = tl::sum(tl::scatter(x, 1, unique, sb) * x);
+    t.backward();
+    REQUIRE(sb.grad().shape() == src_big.shape());
+    CHECK(sb.grad()(1, 1) == x(1, 2));
+    CHECK(sb.grad()(0, 2) == 0.0);
+    CHECK(sb.grad()(3, 0) == 0.0);
+  }
   // scatter_add: repeated positions accumulate.
   CHECK(ag::gradcheck([&](const X& v) { return tl::scatter_add(v, 1, repeated, src); }, x));
   CHECK(ag::gradcheck([&](const X& v) { return tl::scatter_add(x, 1, repeated, v); }, src));

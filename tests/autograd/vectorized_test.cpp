@@ -4,8 +4,8 @@
 // batched rule (fused elementwise expressions of real, complex and mixed dtypes, sum, mean, prod,
 // amax / amin, var, std, norm, logsumexp, softmax, log_softmax, cumsum, cumprod, cat, matmul with
 // and without batch dims, expand, conj and the other views, max / min with indices, gather,
-// index_select, sort and topk) and nodes that run cotangent by cotangent (cumprod of an input with
-// zeros). grad_batched (any batch of grad_outputs) is checked against grad row by row. Nothing here
+// index_select, sort, topk, scatter and scatter_add) and nodes that run cotangent by cotangent
+// (cumprod of an input with zeros). grad_batched (any batch of grad_outputs) is checked against grad row by row. Nothing here
 // records the backward pass, so this file builds at TL_AUTOGRAD 1 (less code to compile); the
 // vectorized hessian and jacobian with create_graph are in vectorized_higher_test.cpp.
 #define TL_AUTOGRAD 1
@@ -160,6 +160,19 @@ TEST_CASE("vectorized jacobian through reductions, softmax, matmul, views and ca
   check_jacobian([&](const M2& v) { return M2(tl::index_select(tl::exp(v), 0, si)); }, x);
   check_jacobian([](const M2& v) { return M2(tl::sort(v * 3.0, 1).values); }, x);
   check_jacobian([](const M2& v) { return M2(tl::topk(v, 2, 0).values * v.narrow(0, 0, 2)); }, x);
+  // scatter and scatter_add (batched rules: each cotangent's gradients of self and of src written
+  // into their blocks), src of index's shape and larger (its unread elements get 0)
+  tl::tensor<std::int64_t, 2> ui(tl::shape_t<2>{3, 2});
+  const std::int64_t uv[6] = {0, 3, 1, 2, 2, 0};
+  for (int i = 0; i < 6; ++i) ui(i / 2, i % 2) = uv[i];
+  const M2 src = tl::randn<double>(3, 2), src_big = tl::randn<double>(4, 3);
+  check_jacobian([&](const M2& v) { return M2(tl::scatter(v * 2.0, 1, ui, src)); }, x);
+  check_jacobian([&](const M2& v) { return M2(tl::scatter(tl::sin(v), 1, ui, 0.5)); }, x);
+  check_jacobian([&](const M2& v) { return M2(tl::scatter_add(v * v, 1, gi, x.narrow(1, 0, 3))); }, x);
+  check_jacobian([&](const M2& v) { return M2(tl::scatter(x, 1, ui, v * v)); }, src);
+  check_jacobian([&](const M2& v) { return M2(tl::scatter(x, 1, ui, tl::exp(v))); }, src_big);
+  check_jacobian([&](const M2& v) { return M2(tl::scatter_add(x * 2.0, 1, gi, v * v)); }, src_big);
+  check_jacobian([&](const M2& v) { return M2(tl::scatter_add(v, 1, ui, v.narrow(1, 0, 2)) * v); }, x);
   // a scalar output: the jacobian is the gradient
   check_jacobian([](const M2& v) { return tl::tensor<double, 0>(tl::sum(tl::exp(v) * v)); }, x);
 }
