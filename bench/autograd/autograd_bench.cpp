@@ -38,6 +38,9 @@
 //   jacobian_weight: the 128 x 128 Jacobian of f(w) = tanh(X W), W = w.reshape(16, 8), X: [16, 16], in
 //             float, the same three ways: the gradient of matmul's right matrix operand for every
 //             cotangent in the vectorized pass.
+//   jacobian_scatter: the 128 x 128 Jacobian of f(x) = scatter_add(2 X, 1, I, tanh(X[:, :4])),
+//             X = x.reshape(16, 8), I: [16, 4] with repeated columns, in float, the same three ways:
+//             scatter_add's gradients of self and of src for every cotangent in the vectorized pass.
 //
 // Diagnostics beside the cases: the chain's forward under no_grad, the whole chain step with the host
 // block cache off, its two gradients written by hand as fused tl expressions, the backward of sum(f(x) * w) for f = sin, tanh, sigmoid, and the five
@@ -1324,6 +1327,57 @@ void BM_jacobian_weight_torch(benchmark::State& state) {
                       });
 }
 BENCHMARK(BM_jacobian_weight_torch)->Apply(real_time_us);
+#endif
+
+// ===== (m) Jacobian through scatter_add: X = x.reshape(16, 8), f(x) = scatter_add(2 X, 1, I, tanh(X[:, :4])),
+// I[q, j] = (3 j + q) mod 8, except I[q, 3] = I[q, 0] (a repeated column) ==============================
+
+std::int64_t scatter_index(std::int64_t q, std::int64_t j) { return ((j == 3 ? 0 : 3 * j) + q) % 8; }
+
+const jac_case& jacobian_scatter_case() {
+  static const jac_case c = [] {
+    tl::manual_seed(13);
+    jac_case r{tl::tensor<float, 2>(tl::zeros<float>(1, 1)), tl::tensor<float, 1>(tl::randn<float>(j_n)), {}};
+    // dY[q, c] / dX[q, k] = 2 [c = k] + [k < 4] [I[q, k] = c] (1 - tanh(X[q, k])^2)
+    r.want.assign(j_n * j_n, 0.0);
+    for (std::int64_t q = 0; q < 16; ++q) {
+      for (std::int64_t c = 0; c < 8; ++c) r.want[(8 * q + c) * j_n + 8 * q + c] += 2.0;
+      for (std::int64_t k = 0; k < 4; ++k) {
+        const double t = std::tanh(double(r.x(8 * q + k)));
+        r.want[(8 * q + scatter_index(q, k)) * j_n + 8 * q + k] += 1 - t * t;
+      }
+    }
+    return r;
+  }();
+  return c;
+}
+
+void BM_jacobian_scatter_tl(benchmark::State& state, bool vectorize) {
+  tl::tensor<std::int64_t, 2> idx(tl::shape_t<2>{16, 4});
+  for (std::int64_t q = 0; q < 16; ++q)
+    for (std::int64_t j = 0; j < 4; ++j) idx(q, j) = scatter_index(q, j);
+  auto f = [idx](const tl::tensor<float, 1>& v) {
+    const tl::tensor<float, 2> x = v.reshape(16, 8);
+    return tl::tensor<float, 2>(tl::scatter_add(x * 2.0f, 1, idx, tl::tensor<float, 2>(tl::tanh(x.narrow(1, 0, 4)))));
+  };
+  time_jacobian_tl(state, vectorize ? "tl scatter jacobian, vectorized" : "tl scatter jacobian", jacobian_scatter_case(),
+                   f, vectorize);
+}
+BENCHMARK_CAPTURE(BM_jacobian_scatter_tl, rows, false)->Apply(real_time_us);
+BENCHMARK_CAPTURE(BM_jacobian_scatter_tl, vectorized, true)->Apply(real_time_us);
+
+#ifdef TL_BENCH_HAVE_TORCH
+void BM_jacobian_scatter_torch(benchmark::State& state) {
+  auto idx = torch::empty({16, 4}, torch::kInt64);
+  for (std::int64_t q = 0; q < 16; ++q)
+    for (std::int64_t j = 0; j < 4; ++j) idx[q][j] = scatter_index(q, j);
+  time_jacobian_torch(state, "torch scatter jacobian", jacobian_scatter_case(),
+                      [idx](const torch::Tensor&, const torch::Tensor& v) {
+                        const auto x = v.reshape({16, 8});
+                        return torch::scatter_add(x * 2.0f, 1, idx, torch::tanh(x.narrow(1, 0, 4))).reshape({-1});
+                      });
+}
+BENCHMARK(BM_jacobian_scatter_torch)->Apply(real_time_us);
 #endif
 
 }  // namespace
