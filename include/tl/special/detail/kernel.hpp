@@ -352,11 +352,12 @@ TL_SPECIAL_KERNEL V exp_pos(const square2<V>& q) {
 }
 
 /// f on the lanes of a float packet in double, rounded once (tl::detail::float_via_double): where
-/// the lanes fill two double packets, f runs once on both as a twin.
+/// the lanes fill two double packets of 4 (AVX2), f runs once on both as a twin. Measured on AVX2
+/// only: AVX-512 packets (8 doubles, 32 registers) keep one half at a time until measured there.
 template <class B, class F>
 TL_INLINE B float_via_double_twin(const B& x, F&& f) {
   using D = xsimd::batch<double, typename B::arch_type>;
-  if constexpr (B::size == 2 * D::size) {
+  if constexpr (B::size == 2 * D::size && D::size == 4) {
     const auto h = tl::detail::float_halves(x);
     const twin<D> r = f(twin<D>{h[0], h[1]});
     return tl::detail::float_join<B>(std::array<D, 2>{r.a, r.b});
