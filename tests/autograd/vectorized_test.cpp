@@ -165,11 +165,9 @@ TEST_CASE("vectorized jacobian through reductions, softmax, matmul, views and ca
   tl::tensor<std::int64_t, 2> ui(tl::shape_t<2>{3, 2});
   const std::int64_t uv[6] = {0, 3, 1, 2, 2, 0};
   for (int i = 0; i < 6; ++i) ui(i / 2, i % 2) = uv[i];
-  const M2 src = tl::randn<double>(3, 2), src_big = tl::randn<double>(4, 3);
+  const M2 src = tl::randn<double>(3, 2), src_big = tl::randn<double>(4, 3);  // src_big: larger than index
   check_jacobian([&](const M2& v) { return M2(tl::scatter(v * 2.0, 1, ui, src)); }, x);
   check_jacobian([&](const M2& v) { return M2(tl::scatter(tl::sin(v), 1, ui, 0.5)); }, x);
-  check_jacobian([&](const M2& v) { return M2(tl::scatter_add(v * v, 1, gi, x.narrow(1, 0, 3))); }, x);
-  check_jacobian([&](const M2& v) { return M2(tl::scatter(x, 1, ui, v * v)); }, src);
   check_jacobian([&](const M2& v) { return M2(tl::scatter(x, 1, ui, tl::exp(v))); }, src_big);
   check_jacobian([&](const M2& v) { return M2(tl::scatter_add(x * 2.0, 1, gi, v * v)); }, src_big);
   check_jacobian([&](const M2& v) { return M2(tl::scatter_add(v, 1, ui, v.narrow(1, 0, 2)) * v); }, x);

@@ -29,6 +29,11 @@ TL_SPECIAL_FLOAT_PACKET(erfinv)
 TL_SPECIAL_FLOAT_PACKET(ndtri)
 // Shorter fits, tl's logarithm and two divisions, in double (log_ndtr_float_kernel).
 TL_SPECIAL_FLOAT_PACKET(log_ndtr)
+// The double kernels' formulas with the same shorter fits and one division (erf_float_kernel ...).
+TL_SPECIAL_FLOAT_PACKET(erf)
+TL_SPECIAL_FLOAT_PACKET(erfc)
+TL_SPECIAL_FLOAT_PACKET(erfcx)
+TL_SPECIAL_FLOAT_PACKET(ndtr)
 }  // namespace detail
 
 /// @brief Error function 2/sqrt(pi) int_0^x exp(-t^2) dt (torch.special.erf).

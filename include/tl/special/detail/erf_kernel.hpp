@@ -34,26 +34,56 @@ TL_SPECIAL_KERNEL V erfcx_large(const V& x) {
   return horner<0.5479978305002455, 0.052258032714829, -0.0713088499260104, 0.05918606116410186, -0.035910288048931746, 0.016148789627227177, -0.004959218343574175, 0.0006826138779296264, 0.0001947477128841567, -0.00011367529569807803, 4.95890198996207e-06, 1.145507886347327e-05, -2.1105356403935244e-06, -1.2037507752912602e-06, 3.5259458040071556e-07, 1.5255941434922473e-07, -5.112327924693182e-08, -2.385524901789007e-08, 6.797125132692028e-09, 4.265538160838111e-09, -7.643259396873842e-10, -7.642269678839514e-10, 5.876320538954958e-11, 1.1336820970545483e-10, -1.7168963285214728e-12, -9.675825013836243e-12>(u) / x;
 }
 
+/// erf(x) / x for |x| <= 0.75, float results (8 terms, 4e-13 relative)
 template <class V>
-TL_SPECIAL_KERNEL V erf_kernel(const V& x) {
-  const V a = vabs(x);
-  const V big = V(1) - times_exp_neg(erfcx_large(vmax(a, V(0.5))), exact_square(a), 1.0);
-  return sel(a < V(0.75), erf_small(x), vcopysign(big, x));
+TL_SPECIAL_KERNEL V erf_over_x_float(const V& u) {
+  return horner<1.0309528156008718, -0.08960376710908896, 0.007314485247128079, -0.0004808724783814419, 2.5991582433857165e-05, -1.186566672265793e-06, 4.688594005752241e-08, -1.62459259128842e-09>(u);
+}
+/// x erfcx(x) for x >= 0.5 in u = 1 - 7 / (x + 3), float results (16 terms, 2e-12 relative)
+template <class V>
+TL_SPECIAL_KERNEL V x_erfcx_float(const V& u) {
+  return horner<0.5479978305011677, 0.052258032715205495, -0.0713088500441681, 0.05918606111584565, -0.03591028555366654, 0.016148790647530484, -0.004959238524431105, 0.0006826056065578194, 0.00019482845685508474, -0.00011364206707608886, 4.781353523701065e-06, 1.1381498542141155e-05, -1.8892230293510596e-06, -1.1108323089448457e-06, 2.0085666524518969e-07, 8.704167233802456e-08>(u);
+}
+/// erfcx(a) for a >= 0.5 and erf(x) for |x| <= 0.75. F: for float results (computed in double to
+/// about 1e-11 relative, the float result is the double one rounded once), the shorter fits above
+/// and one division, 1 / (a (a + 3)) giving both 7 / (a + 3) and 1 / a (a = +inf clamped to 2^300).
+template <bool F, class V>
+TL_SPECIAL_KERNEL V erfcx_tail(const V& a) {
+  if constexpr (F) {
+    const V ac = vmin(a, V(0x1p300));
+    const V ra = V(1) / (ac * (ac + V(3)));
+    return x_erfcx_float(vfnma(V(7) * ac, ra, V(1))) * ((ac + V(3)) * ra);
+  } else {
+    return erfcx_large(a);
+  }
+}
+template <bool F, class V>
+TL_SPECIAL_KERNEL V erf_mid(const V& x) {
+  if constexpr (F) return x * erf_over_x_float(vfma(x * x, V(32.0 / 9.0), V(-1)));
+  else return erf_small(x);
 }
 
-template <class V>
+/// erf, erfc, erfcx; F: float results (erfcx_tail).
+template <class V, bool F = false>
+TL_SPECIAL_KERNEL V erf_kernel(const V& x) {
+  const V a = vabs(x);
+  const V big = V(1) - times_exp_neg(erfcx_tail<F>(vmax(a, V(0.5))), exact_square(a), 1.0);
+  return sel(a < V(0.75), erf_mid<F>(x), vcopysign(big, x));
+}
+
+template <class V, bool F = false>
 TL_SPECIAL_KERNEL V erfc_kernel(const V& x) {
   const V a = vabs(x);
-  const V tail = times_exp_neg(erfcx_large(vmax(a, V(0.5))), exact_square(a), 1.0);
-  const V mid = V(1) - erf_small(x);
+  const V tail = times_exp_neg(erfcx_tail<F>(vmax(a, V(0.5))), exact_square(a), 1.0);
+  const V mid = V(1) - erf_mid<F>(x);
   return sel(x <= V(-0.5), V(2) - tail, sel(a < V(0.5), mid, tail));
 }
 
-template <class V>
+template <class V, bool F = false>
 TL_SPECIAL_KERNEL V erfcx_kernel(const V& x) {
   const V a = vabs(x);
   const V ea = exp_pos(exact_square(x));
-  const V r = sel(a < V(0.5), ea * (V(1) - erf_small(a)), erfcx_large(vmax(a, V(0.5))));
+  const V r = sel(a < V(0.5), ea * (V(1) - erf_mid<F>(a)), erfcx_tail<F>(vmax(a, V(0.5))));
   return sel(x < V(0), V(2) * ea - r, r);
 }
 
@@ -64,19 +94,19 @@ struct ndtr_parts {
   V z, half_cx, tail, mid;
   square2<V> q;
 };
-template <class V>
+template <bool F = false, class V>
 TL_SPECIAL_KERNEL ndtr_parts<V> ndtr_split(const V& x) {
   ndtr_parts<V> p;
   p.z = x * V(-std::numbers::sqrt2 / 2);
-  p.half_cx = V(0.5) * erfcx_large(vmax(vabs(p.z), V(0.5)));
+  p.half_cx = V(0.5) * erfcx_tail<F>(vmax(vabs(p.z), V(0.5)));
   p.q = exact_square(x);
   p.tail = times_exp_neg(p.half_cx, p.q, 0.5);
-  p.mid = V(0.5) - V(0.5) * erf_small(p.z);
+  p.mid = V(0.5) - V(0.5) * erf_mid<F>(p.z);
   return p;
 }
-template <class V>
+template <class V, bool F = false>
 TL_SPECIAL_KERNEL V ndtr_kernel(const V& x) {
-  const auto p = ndtr_split(x);
+  const auto p = ndtr_split<F>(x);
   return sel(p.z >= V(0.75), p.tail, sel(p.z <= V(-0.75), V(1) - p.tail, p.mid));
 }
 template <class V>
@@ -95,16 +125,6 @@ TL_SPECIAL_KERNEL V log_ndtr_kernel(const V& x) {
 
 // ---- float packets of log_ndtr: shorter fits, tl's logarithm, two divisions --------------------
 
-/// erf(x) / x for |x| <= 0.75, float results (8 terms, 4e-13 relative)
-template <class V>
-TL_SPECIAL_KERNEL V erf_over_x_float(const V& u) {
-  return horner<1.0309528156008718, -0.08960376710908896, 0.007314485247128079, -0.0004808724783814419, 2.5991582433857165e-05, -1.186566672265793e-06, 4.688594005752241e-08, -1.62459259128842e-09>(u);
-}
-/// x erfcx(x) for x >= 0.5 in u = 1 - 7 / (x + 3), float results (16 terms, 2e-12 relative)
-template <class V>
-TL_SPECIAL_KERNEL V x_erfcx_float(const V& u) {
-  return horner<0.5479978305011677, 0.052258032715205495, -0.0713088500441681, 0.05918606111584565, -0.03591028555366654, 0.016148790647530484, -0.004959238524431105, 0.0006826056065578194, 0.00019482845685508474, -0.00011364206707608886, 4.781353523701065e-06, 1.1381498542141155e-05, -1.8892230293510596e-06, -1.1108323089448457e-06, 2.0085666524518969e-07, 8.704167233802456e-08>(u);
-}
 /// log_ndtr for the arguments of float packets, in double to about 1e-11 relative (the float
 /// result is the double one rounded once): log_ndtr_kernel's formulas with the float fits, tl's
 /// logarithm (split_log, log_from_split) and two divisions: 1 / (a (a + 3)) gives both 7 / (a + 3)
@@ -115,11 +135,9 @@ template <class V>
 TL_SPECIAL_KERNEL V log_ndtr_float_kernel(const V& x) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   const V z = x * V(-std::numbers::sqrt2 / 2);
-  const V a = vmin(vmax(vabs(z), V(0.5)), V(0x1p300));
-  const V ra = V(1) / (a * (a + V(3)));
-  const V half_cx = V(0.5) * x_erfcx_float(vfnma(V(7) * a, ra, V(1))) * ((a + V(3)) * ra);  // erfcx(a) / 2
+  const V half_cx = V(0.5) * erfcx_tail<true>(vmax(vabs(z), V(0.5)));  // erfcx(|z|) / 2
   const square2<V> q2 = exact_square(x);
-  const V e = z * erf_over_x_float(vfma(z * z, V(32.0 / 9.0), V(-1)));  // erf(z), |z| <= 0.75
+  const V e = erf_mid<true>(z);  // erf(z), |z| <= 0.75
   const auto low = z >= V(0.75), upper = z < V(0);
   // 1 - ndtr: erfc(|z|) / 2 in the tail, 0.5 + erf(z) / 2 (rounded once) above z = -0.75
   const V q = sel(z <= V(-0.75), times_exp_neg(half_cx, q2, 0.5), V(0.5) + V(0.5) * e);
@@ -131,6 +149,20 @@ TL_SPECIAL_KERNEL V log_ndtr_float_kernel(const V& x) {
   const V res = sel(upper, vfma((V(1) - u) - q, (V(2) + sp.f) * r, l), l - sel(low, V(0.5) * q2.hi + V(0.5) * q2.lo, V(0)));
   return sel(visnan(x), x, sel(x == V(-inf), V(-inf), sel(x == V(inf), V(0), res)));
 }
+/// The float packets of erf, erfc, erfcx and ndtr: the kernels with F = true, in double.
+#define TL_SPECIAL_ERF_FLOAT_PACKET(NAME)                                                                  \
+  template <class B>                                                                                       \
+  TL_INLINE B NAME##_float_packet(const B& x) {                                                            \
+    return tl::detail::float_via_double(x, [](const auto& d) TL_INLINE_LAMBDA {                           \
+      return sel(visnan(d), d, NAME##_kernel<std::remove_cvref_t<decltype(d)>, true>(d));                 \
+    });                                                                                                    \
+  }
+TL_SPECIAL_ERF_FLOAT_PACKET(erf)
+TL_SPECIAL_ERF_FLOAT_PACKET(erfc)
+TL_SPECIAL_ERF_FLOAT_PACKET(erfcx)
+TL_SPECIAL_ERF_FLOAT_PACKET(ndtr)
+#undef TL_SPECIAL_ERF_FLOAT_PACKET
+
 /// The float packet of log_ndtr (float_via_double).
 template <class B>
 TL_INLINE B log_ndtr_float_packet(const B& x) {
