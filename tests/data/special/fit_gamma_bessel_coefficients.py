@@ -36,6 +36,7 @@ sin(x) / x = sum (-x^2)^k / (2k + 1)! (9 terms, for |x| < 1/2).
 Run (from this folder): /usr/bin/python3 fit_gamma_bessel_coefficients.py
 """
 import mpmath as mp
+import numpy as np
 
 mp.mp.dps = 50
 
@@ -173,6 +174,43 @@ def k_large(k):
     return g
 
 
+def ffit(name, f, n, grid=4001):
+    """A fit for kernels computed in float: the coefficients rounded to float, the constant term
+    also as hi + lo (the kernels add lo in the last Horner step). Prints the C++ argument list and
+    the maximum relative error, in units of 2^-24, of the float Horner form with fused
+    multiply-adds (each step rounded once to float) and lo added to the last step's product."""
+    m = to_monomial(cheb_coeffs(f, n))
+    mf = [float(np.float32(float(v))) for v in m]
+    lo = float(np.float32(float(m[0] - mp.mpf(mf[0]))))
+    worst = 0
+    for i in range(grid):
+        u = mp.mpf(float(np.float32(float(-1 + mp.mpf(2) * i / (grid - 1)))))
+        p = mp.mpf(mf[-1])
+        for c in reversed(mf[1:-1]):
+            p = mp.mpf(float(np.float32(float(p * u + c))))
+        p = mp.mpf(float(np.float32(float(p * u + lo)))) + mf[0]
+        p = mp.mpf(float(np.float32(float(p))))
+        ref = f(u)
+        worst = max(worst, abs((p - ref) / ref))
+    print(f"// {name}: {n} terms in float, c0 lo = {lo!r}f, float Horner max relative error {float(worst) * 2 ** 24:.3f} x 2^-24")
+    print("horner(u, " + ", ".join(repr(v) + "f" for v in mf) + ")")
+    return mf
+
+
+def log1p_q(f):
+    # (log1p(f) - f + f^2 / 2) / f^3: 1/3 at f = 0
+    if abs(f) < mp.mpf(10) ** -30:
+        return mp.mpf(1) / 3
+    return (mp.log1p(f) - f + f * f / 2) / f ** 3
+
+
+def lgamma_m(x):
+    # lgamma(1 + x) / x: -euler at x = 0
+    if abs(x) < mp.mpf(10) ** -30:
+        return -mp.euler
+    return mp.loggamma(1 + x) / x
+
+
 def taylor(name, coeffs):
     print(f"// {name}: {len(coeffs)} exact Taylor coefficients")
     print("horner<" + ", ".join(repr(float(c)) for c in coeffs) + ">")
@@ -206,6 +244,12 @@ if __name__ == "__main__":
     fit("K1 small (float)", on(0, 1, k_small_b), 6)
     fit("K0 large (float)", on(0, 1, k_large(0)), 17)
     fit("K1 large (float)", on(0, 1, k_large(1)), 17)
+    # gammaln on float packets computed in float
+    ffit("lgamma M (float kernel)", on(0, "0.5", lgamma_m), 9)
+    ffit("lgamma K on [0.5, 1.5] (float kernel)", on("0.5", "1.5", lg_over(0)), 14)
+    ffit("lgamma K on [1.5, 3] (float kernel)", on("1.5", 3, lg_over(0)), 12)
+    ffit("lgamma S (float kernel)", on(0, mp.mpf(1) / 9, stirling_s), 4)
+    ffit("log1p Q (float kernel)", on("-0.25", "0.5", log1p_q), 11)
     taylor("I0 series in x^2", [mp.mpf(1) / (4 ** k * mp.factorial(k) ** 2) for k in range(13)])
     taylor("2 I1 / x series in x^2", [mp.mpf(1) / (4 ** k * mp.factorial(k) * mp.factorial(k + 1)) for k in range(13)])
     taylor("sin(x)/x series in x^2", [mp.mpf(-1) ** k / mp.factorial(2 * k + 1) for k in range(9)])

@@ -471,8 +471,101 @@ TL_INLINE B nonnegative_float_packet(const B& x, Fast fast, Full full) {
   if (any_of(x < B(0))) return run(x, [&](const auto& d) { return sel(visnan(d), d, full(d)); });
   return run(x, fast);
 }
+/// c[0] + c[1] u + ... + c[N - 1] u^(N - 1) by Estrin's scheme: neighbours joined by u, then by
+/// u^2, u^4, ...: a chain of about log2(N) multiply-adds instead of N - 1, for packet kernels
+/// whose Horner chains would leave the multiply-add units waiting.
+template <class B, std::size_t N>
+TL_INLINE B estrin(const B& u, std::array<B, N> c) {
+  B p = u;
+  for (std::size_t n = N; n > 1; n = (n + 1) / 2) {
+    for (std::size_t i = 0; i < n / 2; ++i) c[i] = vfma(c[2 * i + 1], p, c[2 * i]);
+    if (n % 2) c[n / 2] = c[n - 1];
+    p = p * p;
+  }
+  return c[0];
+}
+
+/// lgamma on a float packet computed in float (8 lanes per AVX2 instruction), every lane in
+/// [0, 1e30]; the fits are Chebyshev interpolants with float coefficients, the constant terms also
+/// as hi + lo (fit_gamma_bessel_coefficients.py, "float kernel"):
+///  - 0.5 <= x < 3: (x - 1)(x - 2) K(x) (K: 14 terms on [0.5, 1.5] and on [1.5, 3], one Horner
+///    chain with the coefficients picked per lane), the product (x - 1)(x - 2) carried exactly as
+///    hi + lo, so the zeros at 1 and 2 keep relative accuracy;
+///  - x < 0.5: lgamma(1 + x) - log x, lgamma(1 + x) = x (x - 1) K(1 + x) by the same fit (its
+///    variable 2x is exact where 1 + x would round);
+///  - x >= 3: (x - 1/2)(log x - 1) + (log(2 pi) - 1) / 2 + S(1 / x^2) / x (S: 4 terms).
+/// log x = k ln 2 + log1p(f), f = m - 1 exact for m in [0.75, 1.5), log1p(f) = f + f^2 (f Q(f) - 1/2)
+/// (Q: 11 terms), with k ln 2 - 1 (or k ln 2) + f summed exactly (TwoSum): log x - 1 then keeps a
+/// few bits beyond float, which the factor x - 1/2 would otherwise multiply; the last sum of each
+/// region is rounded once. Within 1.5 ULP (tests/special/gamma_test.cpp, against the double kernel).
+template <class B>
+TL_INLINE B lgamma_float_native(const B& x) {
+  using tl::detail::fmath::horner;
+  using I = xsimd::batch<std::int32_t, typename B::arch_type>;
+  const auto ra = x < B(0.5f), rc = x >= B(3.0f);
+  B res(0.0f);
+  B lh(0.0f), ll(0.0f);  // log x (region A) or log x - 1 (region C) as lh + ll
+  if (xsimd::any(ra || rc)) {
+    const auto sub = x < B(0x1p-126f);
+    const I bits = xsimd::bitwise_cast<I>(xsimd::select(sub, x * B(0x1p30f), x));
+    const B m0 = xsimd::bitwise_cast<B>((bits & I(0x7fffff)) | I(0x3f800000));  // [1, 2)
+    const auto big = m0 >= B(1.5f);
+    const B k = xsimd::to_float((bits >> 23) - I(127)) - xsimd::select(sub, B(30.0f), B(0.0f)) + xsimd::select(big, B(1.0f), B(0.0f));
+    const B f = xsimd::select(big, m0 * B(0.5f), m0) - B(1.0f);  // exact, [-0.25, 0.5)
+    const B q = estrin(vfma(f, B(8.0f / 3.0f), B(-1.0f / 3.0f)),
+                       std::array<B, 11>{B(0.304914265871048f), B(-0.0775616466999054f), B(0.020925385877490044f),
+                                         B(-0.00586137268692255f), B(0.0016852858243510127f), B(-0.0004945991677232087f),
+                                         B(0.00014713923155795783f), B(-4.2857569496845827e-05f), B(1.3011123883188702e-05f),
+                                         B(-5.4122924666444305e-06f), B(1.6734843484300654e-06f)});
+    const B tail = (f * f) * vfma(f, q - B(9.802719524998338e-09f), B(-0.5f));  // log1p(f) - f
+    const B a0 = vfma(k, B(0x1.62e4p-1f), xsimd::select(rc, B(-1.0f), B(0.0f)));  // exact
+    const dd<B> s = two_sum(a0, f);
+    lh = s.hi;
+    ll = s.lo + vfma(k, B(1.4286068e-06f), tail);
+  }
+  if (xsimd::any(!rc)) {
+    // lgamma(1 + a) = a (a - 1) K(1 + a), a = x (x < 0.5) or x - 1 (exact); the product a (a - 1)
+    // as p.hi + p_lo exactly; K from the fit of its half with the other half's coefficients
+    // selected per lane (one chain for both), K = c0 + kt
+    const auto lo = x < B(1.5f);
+    const B a = x - xsimd::select(ra, B(0.0f), B(1.0f));
+    const B b_hi = a - B(1.0f), b_lo = a - (b_hi + B(1.0f));
+    const dd<B> p = two_prod(a, b_hi);
+    const B p_lo = vfma(a, b_lo, p.lo);
+    const B u = xsimd::select(lo, a + a, vfma(x, B(4.0f / 3.0f), B(-3.0f)));
+    static constexpr float k_lo[13] = {-0.1226256862282753f, 0.03885851055383682f, -0.014393291436135769f, 0.005765811074525118f,
+                                       -0.0024166053626686335f, 0.0010375652927905321f, -0.0004567848227452487f, 0.0002193337568314746f,
+                                       -9.9486846011132e-05f, 2.3268194127012976e-05f, -1.0474291229911614e-05f, 2.094794763252139e-05f,
+                                       -9.825437700783368e-06f};
+    static constexpr float k_hi[13] = {-0.06441063433885574f, 0.014213449321687222f, -0.003570760600268841f, 0.0009622306097298861f,
+                                       -0.0002707619860302657f, 7.841756450943649e-05f, -2.3184282326838e-05f, 6.987810593273025e-06f,
+                                       -2.122310434060637e-06f, 6.08436039328808e-07f, -1.875789479299783e-07f, 8.876963875081856e-08f,
+                                       -2.7792747658850203e-08f};
+    B t = xsimd::select(lo, B(k_lo[12]), B(k_hi[12]));
+    for (int i = 11; i >= 0; --i) t = vfma(t, u, xsimd::select(lo, B(k_lo[i]), B(k_hi[i])));
+    const B kt = vfma(u, t, xsimd::select(lo, B(-6.072988778527133e-09f), B(8.687161212606043e-09f)));
+    const B c0 = xsimd::select(lo, B(0.5772156715393066f), B(0.399589478969574f));
+    B r = vfma(p.hi, c0, vfma(p.hi, kt, p_lo * (c0 + kt)));
+    r = xsimd::select(p.hi == B(0.0f), B(0.0f), r);  // lgamma(1) = lgamma(2) = +0
+    res = xsimd::select(ra, (r - ll) - lh, r);          // x < 0.5: lgamma(1 + x) - log x
+  }
+  if (xsimd::any(rc)) {
+    const B h = x - B(0.5f), h_lo = (x - h) - B(0.5f);  // h + h_lo = x - 1/2 (h rounds from 2^23 on)
+    const B inv = B(1.0f) / x;
+    const B st = inv * horner(vfma(inv * inv, B(18.0f), B(-1.0f)), 0.08318136632442474f, -0.0001497001649113372f,
+                              2.1882110559090506e-06f, -7.79198074951637e-08f);
+    const dd<B> p = two_prod(h, lh);
+    const dd<B> s = two_sum(p.hi, B(0.418938547372818f));  // (log(2 pi) - 1) / 2 as hi + lo
+    res = xsimd::select(rc, s.hi + (s.lo + p.lo + vfma(h, ll, vfma(h_lo, lh, B(-1.4168145251383733e-08f) + st))), res);
+  }
+  return xsimd::select(x == B(0.0f), B(std::numeric_limits<float>::infinity()), res);
+}
+
 template <class B>
 TL_INLINE B gammaln_float_packet(const B& x) {
+#ifdef __FMA__
+  if (xsimd::all(x >= B(0.0f) && x <= B(1e30f))) return lgamma_float_native(x);
+#endif
   return nonnegative_float_packet<false>(
       x, [](const auto& d) { return lgamma_float_kernel(d); }, [](const auto& d) { return lgamma_kernel(d); });
 }
