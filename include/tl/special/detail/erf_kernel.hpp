@@ -44,6 +44,33 @@ template <class V>
 TL_SPECIAL_KERNEL V x_erfcx_float(const V& u) {
   return horner<0.5479978305011677, 0.052258032715205495, -0.0713088500441681, 0.05918606111584565, -0.03591028555366654, 0.016148790647530484, -0.004959238524431105, 0.0006826056065578194, 0.00019482845685508474, -0.00011364206707608886, 4.781353523701065e-06, 1.1381498542141155e-05, -1.8892230293510596e-06, -1.1108323089448457e-06, 2.0085666524518969e-07, 8.704167233802456e-08>(u);
 }
+/// e^y for the float kernels computed in double (their results need about 1e-11 relative; this is
+/// within 3e-13): y clamped to [-700, 700] (beyond, the float results are 0 or inf either way),
+/// n = round(y / ln 2), r = y - n ln 2 with ln 2 in two parts (n ln2_hi exact), e^r by its Taylor
+/// polynomial to r^10 / 10! (|r| <= ln 2 / 2), times 2^n set in the exponent bits: no division, which
+/// xsimd's exp has. Packets of doubles only (a NaN lane gives a number; the callers put NaN back).
+template <class D>
+TL_INLINE D exp_for_float(const D& y) {
+  if constexpr (is_twin_v<D>) {
+    return D{exp_for_float(y.a), exp_for_float(y.b)};
+  } else {
+    using I = xsimd::batch<std::int64_t, typename D::arch_type>;
+    const D yc = xsimd::min(xsimd::max(y, D(-700.0)), D(700.0));
+    const D n = xsimd::nearbyint(yc * D(1.4426950408889634));
+    const D r = vfnma(n, D(1.90821492927058770002e-10), vfnma(n, D(6.93147180369123816490e-01), yc));
+    const D p = horner<1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040, 1.0 / 40320, 1.0 / 362880,
+                       1.0 / 3628800>(r);
+    return p * xsimd::bitwise_cast<D>((xsimd::to_int(n) + I(1023)) << 52);
+  }
+}
+/// m e^(-s x^2); F: for float results, where x is a float's value and x^2 is exact in double
+/// (exp_for_float), else with x^2 split exactly (times_exp_neg).
+template <bool F, class V>
+TL_SPECIAL_KERNEL V times_exp_neg_sq(const V& m, const V& x, double s) {
+  if constexpr (F) return m * exp_for_float(V(-s) * (x * x));
+  else return times_exp_neg(m, exact_square(x), s);
+}
+
 /// erfcx(a) for a >= 0.5 and erf(x) for |x| <= 0.75. F: for float results (computed in double to
 /// about 1e-11 relative, the float result is the double one rounded once), the shorter fits above
 /// and one division, 1 / (a (a + 3)) giving both 7 / (a + 3) and 1 / a (a = +inf clamped to 2^300).
@@ -67,14 +94,14 @@ TL_SPECIAL_KERNEL V erf_mid(const V& x) {
 template <class V, bool F = false>
 TL_SPECIAL_KERNEL V erf_kernel(const V& x) {
   const V a = vabs(x);
-  const V big = V(1) - times_exp_neg(erfcx_tail<F>(vmax(a, V(0.5))), exact_square(a), 1.0);
+  const V big = V(1) - times_exp_neg_sq<F>(erfcx_tail<F>(vmax(a, V(0.5))), a, 1.0);
   return sel(a < V(0.75), erf_mid<F>(x), vcopysign(big, x));
 }
 
 template <class V, bool F = false>
 TL_SPECIAL_KERNEL V erfc_kernel(const V& x) {
   const V a = vabs(x);
-  const V tail = times_exp_neg(erfcx_tail<F>(vmax(a, V(0.5))), exact_square(a), 1.0);
+  const V tail = times_exp_neg_sq<F>(erfcx_tail<F>(vmax(a, V(0.5))), a, 1.0);
   const V mid = V(1) - erf_mid<F>(x);
   return sel(x <= V(-0.5), V(2) - tail, sel(a < V(0.5), mid, tail));
 }
@@ -82,7 +109,9 @@ TL_SPECIAL_KERNEL V erfc_kernel(const V& x) {
 template <class V, bool F = false>
 TL_SPECIAL_KERNEL V erfcx_kernel(const V& x) {
   const V a = vabs(x);
-  const V ea = exp_pos(exact_square(x));
+  V ea;
+  if constexpr (F) ea = exp_for_float(x * x);
+  else ea = exp_pos(exact_square(x));
   const V r = sel(a < V(0.5), ea * (V(1) - erf_mid<F>(a)), erfcx_tail<F>(vmax(a, V(0.5))));
   return sel(x < V(0), V(2) * ea - r, r);
 }
@@ -99,8 +128,13 @@ TL_SPECIAL_KERNEL ndtr_parts<V> ndtr_split(const V& x) {
   ndtr_parts<V> p;
   p.z = x * V(-std::numbers::sqrt2 / 2);
   p.half_cx = V(0.5) * erfcx_tail<F>(vmax(vabs(p.z), V(0.5)));
-  p.q = exact_square(x);
-  p.tail = times_exp_neg(p.half_cx, p.q, 0.5);
+  if constexpr (F) {
+    p.q = {x * x, V(0)};  // exact for a float's value
+    p.tail = p.half_cx * exp_for_float(V(-0.5) * p.q.hi);
+  } else {
+    p.q = exact_square(x);
+    p.tail = times_exp_neg(p.half_cx, p.q, 0.5);
+  }
   p.mid = V(0.5) - V(0.5) * erf_mid<F>(p.z);
   return p;
 }
@@ -136,17 +170,17 @@ TL_SPECIAL_KERNEL V log_ndtr_float_kernel(const V& x) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   const V z = x * V(-std::numbers::sqrt2 / 2);
   const V half_cx = V(0.5) * erfcx_tail<true>(vmax(vabs(z), V(0.5)));  // erfcx(|z|) / 2
-  const square2<V> q2 = exact_square(x);
+  const V x2 = x * x;  // exact for a float's value
   const V e = erf_mid<true>(z);  // erf(z), |z| <= 0.75
   const auto low = z >= V(0.75), upper = z < V(0);
   // 1 - ndtr: erfc(|z|) / 2 in the tail, 0.5 + erf(z) / 2 (rounded once) above z = -0.75
-  const V q = sel(z <= V(-0.75), times_exp_neg(half_cx, q2, 0.5), V(0.5) + V(0.5) * e);
+  const V q = sel(z <= V(-0.75), half_cx * exp_for_float(V(-0.5) * x2), V(0.5) + V(0.5) * e);
   const V u = V(1) - q;
   const V b = sel(upper, u, sel(low, half_cx, V(0.5) - V(0.5) * e));
   const split_t<V> sp = split_log(b);
   const V r = V(1) / ((V(2) + sp.f) * b);
   const V l = log_from_split(sp.k, sp.f * b * r);
-  const V res = sel(upper, vfma((V(1) - u) - q, (V(2) + sp.f) * r, l), l - sel(low, V(0.5) * q2.hi + V(0.5) * q2.lo, V(0)));
+  const V res = sel(upper, vfma((V(1) - u) - q, (V(2) + sp.f) * r, l), l - sel(low, V(0.5) * x2, V(0)));
   return sel(visnan(x), x, sel(x == V(-inf), V(-inf), sel(x == V(inf), V(0), res)));
 }
 /// The float packets of erf, erfc, erfcx and ndtr: the kernels with F = true, in double.
