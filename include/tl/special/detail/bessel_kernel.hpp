@@ -213,7 +213,7 @@ TL_SPECIAL_KERNEL V i_float_kernel(const V& x) {
   // would round a subnormal a / 2 that is a tie the wrong way)
   const V s = Order == 0 ? i0_y_float(y) : sel(a < V(0x1p-20), V(0.5) * a, (V(0.5) * a) * i1_y_float(y));
   const V l = (Order == 0 ? i0_large_float(t) : i1_large_float(t)) * vsqrt(t);  // e^-a I(a), a > 8
-  const V e = vexp(Scaled ? -a : a);
+  const V e = exp_for_float(Scaled ? -a : a);
   V r = Scaled ? sel(small, s * e, l) : sel(small, s, sel(a == V(inf), a, l * e));
   if constexpr (Order == 1) r = vcopysign(r, x);
   return sel(visnan(x), x, r);
@@ -228,12 +228,12 @@ TL_SPECIAL_KERNEL V k_float_kernel(const V& x) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   const V t = V(1) / x;
   const V c = (Order == 0 ? k0_large_float(vmin(t, V(1))) : k1_large_float(vmin(t, V(1)))) * vsqrt(t);
-  V r = Scaled ? c : c * vexp(-x);
+  V r = Scaled ? c : c * exp_for_float(-x);
   if (const auto small = x <= V(1); any_of(small)) {
     const V xs = vmin(vmax(x, V(0x1p-1000)), V(1)), y = xs * xs;
     const V lg = log_sub(xs) - V(0.69314718055994530942);  // log(x / 2)
     V k = Order == 0 ? k0_small_a(y) - lg * i0_series(y) : k1_small_b(y) / xs + lg * (V(0.5) * xs) * i1_series(y);
-    if constexpr (Scaled) k = k * vexp(xs);
+    if constexpr (Scaled) k = k * exp_for_float(xs);
     r = sel(small, k, r);
   }
   r = sel(x == V(0), V(inf), r);

@@ -44,25 +44,6 @@ template <class V>
 TL_SPECIAL_KERNEL V x_erfcx_float(const V& u) {
   return horner<0.5479978305011677, 0.052258032715205495, -0.0713088500441681, 0.05918606111584565, -0.03591028555366654, 0.016148790647530484, -0.004959238524431105, 0.0006826056065578194, 0.00019482845685508474, -0.00011364206707608886, 4.781353523701065e-06, 1.1381498542141155e-05, -1.8892230293510596e-06, -1.1108323089448457e-06, 2.0085666524518969e-07, 8.704167233802456e-08>(u);
 }
-/// e^y for the float kernels computed in double (their results need about 1e-11 relative; this is
-/// within 3e-13): y clamped to [-700, 700] (beyond, the float results are 0 or inf either way),
-/// n = round(y / ln 2), r = y - n ln 2 with ln 2 in two parts (n ln2_hi exact), e^r by its Taylor
-/// polynomial to r^10 / 10! (|r| <= ln 2 / 2), times 2^n set in the exponent bits: no division, which
-/// xsimd's exp has. Packets of doubles only (a NaN lane gives a number; the callers put NaN back).
-template <class D>
-TL_INLINE D exp_for_float(const D& y) {
-  if constexpr (is_twin_v<D>) {
-    return D{exp_for_float(y.a), exp_for_float(y.b)};
-  } else {
-    using I = xsimd::batch<std::int64_t, typename D::arch_type>;
-    const D yc = xsimd::min(xsimd::max(y, D(-700.0)), D(700.0));
-    const D n = xsimd::nearbyint(yc * D(1.4426950408889634));
-    const D r = vfnma(n, D(1.90821492927058770002e-10), vfnma(n, D(6.93147180369123816490e-01), yc));
-    const D p = horner<1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040, 1.0 / 40320, 1.0 / 362880,
-                       1.0 / 3628800>(r);
-    return p * xsimd::bitwise_cast<D>((xsimd::to_int(n) + I(1023)) << 52);
-  }
-}
 /// m e^(-s x^2); F: for float results, where x is a float's value and x^2 is exact in double
 /// (exp_for_float), else with x^2 split exactly (times_exp_neg).
 template <bool F, class V>

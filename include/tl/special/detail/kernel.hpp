@@ -303,6 +303,27 @@ template <class V>
 TL_SPECIAL_KERNEL V times_exp_neg(const V& m, const square2<V>& q, double s) {
   return times_exp(m, -V(s) * q.hi, -V(s) * q.lo);
 }
+/// e^y for the float kernels computed in double (their results need about 1e-11 relative; this is
+/// within 3e-13): y clamped to [-700, 700] (beyond, the float results are 0 or inf either way),
+/// n = round(y / ln 2), r = y - n ln 2 with ln 2 in two parts (n ln2_hi exact), e^r by its Taylor
+/// polynomial to r^10 / 10! (|r| <= ln 2 / 2), times 2^n set in the exponent bits: no division, which
+/// xsimd's exp has. Packets of doubles (and twins of them); NaN gives NaN.
+template <class D>
+TL_SPECIAL_KERNEL D exp_for_float(const D& y) {
+  if constexpr (is_scalar_v<D>) {
+    return std::exp(y);
+  } else if constexpr (is_twin_v<D>) {
+    return D{exp_for_float(y.a), exp_for_float(y.b)};
+  } else {
+    using I = xsimd::batch<std::int64_t, typename D::arch_type>;
+    const D yc = xsimd::min(xsimd::max(y, D(-700.0)), D(700.0));
+    const D n = xsimd::nearbyint(yc * D(1.4426950408889634));
+    const D r = vfnma(n, D(1.90821492927058770002e-10), vfnma(n, D(6.93147180369123816490e-01), yc));
+    const D p = horner<1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040, 1.0 / 40320, 1.0 / 362880,
+                       1.0 / 3628800>(r);
+    return xsimd::select(xsimd::isnan(y), y, p * xsimd::bitwise_cast<D>((xsimd::to_int(n) + I(1023)) << 52));
+  }
+}
 /// log(x) for x >= 0 including subnormal x (xsimd's log does not take subnormals).
 template <class V>
 TL_SPECIAL_KERNEL V log_sub(const V& x) {

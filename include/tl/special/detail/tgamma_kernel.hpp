@@ -62,7 +62,7 @@ TL_SPECIAL_KERNEL V tgamma_kernel(const V& x) {
 /// once). +-inf at +-0, +inf from x = 35.04 on and at +inf. Not for double arguments.
 template <class V>
 TL_SPECIAL_KERNEL V tgamma_float_kernel(const V& x) {
-  const V g = vexp(lgamma_float_kernel(x));
+  const V g = exp_for_float(lgamma_float_kernel(x));
   return sel(x == V(0), vcopysign(V(std::numeric_limits<double>::infinity()), x), g);
 }
 /// Float packets of tgamma: the kernel above where no lane is negative, else the double kernel.
