@@ -471,20 +471,6 @@ TL_INLINE B nonnegative_float_packet(const B& x, Fast fast, Full full) {
   if (any_of(x < B(0))) return run(x, [&](const auto& d) { return sel(visnan(d), d, full(d)); });
   return run(x, fast);
 }
-/// c[0] + c[1] u + ... + c[N - 1] u^(N - 1) by Estrin's scheme: neighbours joined by u, then by
-/// u^2, u^4, ...: a chain of about log2(N) multiply-adds instead of N - 1, for packet kernels
-/// whose Horner chains would leave the multiply-add units waiting.
-template <class B, std::size_t N>
-TL_INLINE B estrin(const B& u, std::array<B, N> c) {
-  B p = u;
-  for (std::size_t n = N; n > 1; n = (n + 1) / 2) {
-    for (std::size_t i = 0; i < n / 2; ++i) c[i] = vfma(c[2 * i + 1], p, c[2 * i]);
-    if (n % 2) c[n / 2] = c[n - 1];
-    p = p * p;
-  }
-  return c[0];
-}
-
 /// lgamma on a float packet computed in float (8 lanes per AVX2 instruction), every lane in
 /// [0, 1e30]; the fits are Chebyshev interpolants with float coefficients, the constant terms also
 /// as hi + lo (fit_gamma_bessel_coefficients.py, "float kernel"):
@@ -512,11 +498,10 @@ TL_INLINE B lgamma_float_native(const B& x) {
     const auto big = m0 >= B(1.5f);
     const B k = xsimd::to_float((bits >> 23) - I(127)) - xsimd::select(sub, B(30.0f), B(0.0f)) + xsimd::select(big, B(1.0f), B(0.0f));
     const B f = xsimd::select(big, m0 * B(0.5f), m0) - B(1.0f);  // exact, [-0.25, 0.5)
-    const B q = estrin(vfma(f, B(8.0f / 3.0f), B(-1.0f / 3.0f)),
-                       std::array<B, 11>{B(0.304914265871048f), B(-0.0775616466999054f), B(0.020925385877490044f),
-                                         B(-0.00586137268692255f), B(0.0016852858243510127f), B(-0.0004945991677232087f),
-                                         B(0.00014713923155795783f), B(-4.2857569496845827e-05f), B(1.3011123883188702e-05f),
-                                         B(-5.4122924666444305e-06f), B(1.6734843484300654e-06f)});
+    B qc[] = {B(0.304914265871048f), B(-0.0775616466999054f), B(0.020925385877490044f), B(-0.00586137268692255f),
+              B(0.0016852858243510127f), B(-0.0004945991677232087f), B(0.00014713923155795783f), B(-4.2857569496845827e-05f),
+              B(1.3011123883188702e-05f), B(-5.4122924666444305e-06f), B(1.6734843484300654e-06f)};
+    const B q = estrin_in_place(vfma(f, B(8.0f / 3.0f), B(-1.0f / 3.0f)), qc);
     const B tail = (f * f) * vfma(f, q - B(9.802719524998338e-09f), B(-0.5f));  // log1p(f) - f
     const B a0 = vfma(k, B(0x1.62e4p-1f), xsimd::select(rc, B(-1.0f), B(0.0f)));  // exact
     const dd<B> s = two_sum(a0, f);

@@ -237,6 +237,26 @@ TL_SPECIAL_KERNEL V horner_split(const V& u) {
   return vfma(o, u, e);
 }
 
+/// c[0] + c[1] u + ... + c[N - 1] u^(N - 1) by Estrin's scheme, overwriting c: neighbours joined by
+/// u, then by u^2, u^4, ...: a chain of about log2(N) multiply-adds instead of N - 1, for kernels
+/// whose Horner chains would leave the multiply-add units waiting.
+template <class V, std::size_t N>
+TL_SPECIAL_KERNEL V estrin_in_place(const V& u, V (&c)[N]) {
+  V p = u;
+  for (std::size_t n = N; n > 1; n = (n + 1) / 2) {
+    for (std::size_t i = 0; i < n / 2; ++i) c[i] = vfma(c[2 * i + 1], p, c[2 * i]);
+    if (n % 2) c[n / 2] = c[n - 1];
+    if (n > 2) p = p * p;
+  }
+  return c[0];
+}
+/// The polynomial of horner<Cs...> by Estrin's scheme (estrin_in_place).
+template <double... Cs, class V>
+TL_SPECIAL_KERNEL V estrin(const V& u) {
+  V c[] = {V(Cs)...};
+  return estrin_in_place(u, c);
+}
+
 /// x*x as an unevaluated sum hi + lo, exact (Dekker's product with Veltkamp's split, so it does
 /// not depend on a fused multiply-add: SSE2/AVX builds get the same results as FMA ones).
 template <class V>
@@ -306,7 +326,7 @@ TL_SPECIAL_KERNEL V times_exp_neg(const V& m, const square2<V>& q, double s) {
 /// e^y for the float kernels computed in double (their results need about 1e-11 relative; this is
 /// within 3e-13): y clamped to [-700, 700] (beyond, the float results are 0 or inf either way),
 /// n = round(y / ln 2), r = y - n ln 2 with ln 2 in two parts (n ln2_hi exact), e^r by its Taylor
-/// polynomial to r^10 / 10! (|r| <= ln 2 / 2), times 2^n set in the exponent bits: no division, which
+/// polynomial to r^10 / 10! (|r| <= ln 2 / 2; Estrin's scheme), times 2^n set in the exponent bits: no division, which
 /// xsimd's exp has. Packets of doubles (and twins of them); NaN gives NaN.
 template <class D>
 TL_SPECIAL_KERNEL D exp_for_float(const D& y) {
@@ -319,7 +339,7 @@ TL_SPECIAL_KERNEL D exp_for_float(const D& y) {
     const D yc = xsimd::min(xsimd::max(y, D(-700.0)), D(700.0));
     const D n = xsimd::nearbyint(yc * D(1.4426950408889634));
     const D r = vfnma(n, D(1.90821492927058770002e-10), vfnma(n, D(6.93147180369123816490e-01), yc));
-    const D p = horner<1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040, 1.0 / 40320, 1.0 / 362880,
+    const D p = estrin<1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040, 1.0 / 40320, 1.0 / 362880,
                        1.0 / 3628800>(r);
     return xsimd::select(xsimd::isnan(y), y, p * xsimd::bitwise_cast<D>((xsimd::to_int(n) + I(1023)) << 52));
   }
