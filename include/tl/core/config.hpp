@@ -30,6 +30,15 @@
 #define TL_INLINE_LAMBDA
 #endif
 
+// A function kept out of line and laid out with the cold code: for rarely taken branches of heavy
+// packet code (a far tail, an edge region). Inlined, such a branch crowds the hot path of every
+// call (its constants, its live values, the code around the loop) even when it is never taken.
+#if defined(__GNUC__) || defined(__clang__)
+#define TL_COLD __attribute__((noinline, cold))
+#else
+#define TL_COLD
+#endif
+
 // A function whose calls are all inlined into it (where the compiler can), for hot loops that build
 // small objects per iteration and must keep them in registers: in a large translation unit the
 // compiler's growth limits would otherwise leave some of those calls out of line.

@@ -12,7 +12,8 @@ double-precision Horner evaluation over a dense grid.
   erfinv(y) / y      = E1(u), u = w / 3.125 - 1,                      w = -log(1 - y^2) <= 6.25
   erfinv(y)          = E2(u), u = (s - 3.25) / 0.75,                  s = sqrt(w) in [2.5, 4]
   erfinv(y)          = E3(u), u = (s - 5.25) / 1.25,                  s in [4, 6.5]
-  float results (erfinv_f1, erfinv_f2: fewer terms, still evaluated in double):
+  float results (erfinv_f1_head + erfinv_f1_rest, erfinv_f2: fewer terms; F1 from u^3 on in float,
+  the rest in double):
   erfinv(y) / y      = F1(u), u = w / 3.125 - 1,                      w <= 6.25
   erfinv(y)          = F2(u), u = (s - 3.3125) / 0.8125,              s in [2.5, 4.125]
   erf(x) / x and x exp(x^2) erfc(x) with 8 and 16 terms (log_ndtr's float kernel)

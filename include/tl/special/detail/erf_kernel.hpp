@@ -39,11 +39,12 @@ template <class V>
 TL_SPECIAL_KERNEL V erf_over_x_float(const V& u) {
   return horner<1.0309528156008718, -0.08960376710908896, 0.007314485247128079, -0.0004808724783814419, 2.5991582433857165e-05, -1.186566672265793e-06, 4.688594005752241e-08, -1.62459259128842e-09>(u);
 }
-/// x erfcx(x) for x >= 0.5 in u = 1 - 7 / (x + 3), float results (16 terms, 2e-12 relative; Estrin's
-/// scheme: this chain sets the speed of the float kernels of the erf family)
+/// x erfcx(x) for x >= 0.5 in u = 1 - 7 / (x + 3), float results (16 terms, 2e-12 relative; even and
+/// odd terms in two chains, horner_split: this chain sets the speed of the float kernels of the erf
+/// family, and Estrin's scheme, as short, takes more instructions)
 template <class V>
 TL_SPECIAL_KERNEL V x_erfcx_float(const V& u) {
-  return estrin<0.5479978305011677, 0.052258032715205495, -0.0713088500441681, 0.05918606111584565, -0.03591028555366654, 0.016148790647530484, -0.004959238524431105, 0.0006826056065578194, 0.00019482845685508474, -0.00011364206707608886, 4.781353523701065e-06, 1.1381498542141155e-05, -1.8892230293510596e-06, -1.1108323089448457e-06, 2.0085666524518969e-07, 8.704167233802456e-08>(u);
+  return horner_split<0.5479978305011677, 0.052258032715205495, -0.0713088500441681, 0.05918606111584565, -0.03591028555366654, 0.016148790647530484, -0.004959238524431105, 0.0006826056065578194, 0.00019482845685508474, -0.00011364206707608886, 4.781353523701065e-06, 1.1381498542141155e-05, -1.8892230293510596e-06, -1.1108323089448457e-06, 2.0085666524518969e-07, 8.704167233802456e-08>(u);
 }
 /// m e^(-s x^2); F: for float results, where x is a float's value and x^2 is exact in double
 /// (exp_for_float), else with x^2 split exactly (times_exp_neg).
@@ -161,7 +162,7 @@ TL_SPECIAL_KERNEL V log_ndtr_float_kernel(const V& x) {
   const V b = sel(upper, u, sel(low, half_cx, V(0.5) - V(0.5) * e));
   const split_t<V> sp = split_log(b);
   const V r = V(1) / ((V(2) + sp.f) * b);
-  const V l = log_from_split(sp.k, sp.f * b * r);
+  const V l = log_from_split<true>(sp.k, sp.f * b * r);
   const V res = sel(upper, vfma((V(1) - u) - q, (V(2) + sp.f) * r, l), l - sel(low, V(0.5) * x2, V(0)));
   return sel(visnan(x), x, sel(x == V(-inf), V(-inf), sel(x == V(inf), V(0), res)));
 }
@@ -256,13 +257,24 @@ TL_SPECIAL_KERNEL V erfinv_core(const V& a, const V& c) {
 }
 
 /// Float results: erfinv(y) / y for w in [0, 6.25] (14 terms) and erfinv(y) for s = sqrt(w) in
-/// [2.5, 4.125] (10 terms), relative errors 2e-10 and 4e-11 in double (same script).
+/// [2.5, 4.125] (10 terms), relative errors 2e-10 and 4e-11 in double (same script). The first is
+/// split for float packets: its terms from u^3 on (erfinv_f1_rest, at most 0.07 on [-1, 1], weighed
+/// by |u|^3 <= 1) run in float, 8 lanes per instruction on AVX2, and erfinv_f1_head adds the first
+/// three in double, where the float rest's rounding (a few 1e-9 absolute, against E1 >= 1.58) is
+/// below a hundredth of a float ULP.
 template <class V>
-TL_SPECIAL_KERNEL V erfinv_f1(const V& w) {
-  return horner<1.6536545627504364, 0.7504943199705225, -0.058922573672697674, -0.022604436719341068,
-                0.017808464469679635, -0.004137486849628147, -0.0012722781579863494, 0.0012335289378636236,
-                -0.00026287817712604937, -0.00011991125182039808, 9.159976657560389e-05, -1.0492615883653295e-05,
-                -1.075243625074875e-05, 3.6978066671489695e-06>(vfma(w, V(0.32), V(-1)));
+TL_SPECIAL_KERNEL V erfinv_f1_rest(const V& u) {
+  return estrin<-0.022604436719341068, 0.017808464469679635, -0.004137486849628147, -0.0012722781579863494,
+                0.0012335289378636236, -0.00026287817712604937, -0.00011991125182039808, 9.159976657560389e-05,
+                -1.0492615883653295e-05, -1.075243625074875e-05, 3.6978066671489695e-06>(u);
+}
+template <class V>
+TL_SPECIAL_KERNEL V erfinv_f1_head(const V& u, const V& rest) {
+  return vfma(u, vfma(u, vfma(u, rest, V(-0.058922573672697674)), V(0.7504943199705225)), V(1.6536545627504364));
+}
+template <class V>
+TL_SPECIAL_KERNEL V erfinv_f1_variable(const V& w) {
+  return vfma(w, V(0.32), V(-1));
 }
 template <class V>
 TL_SPECIAL_KERNEL V erfinv_f2(const V& s) {
@@ -274,26 +286,29 @@ TL_SPECIAL_KERNEL V erfinv_f2(const V& s) {
 /// scale |erfinv| on float packets, from a = |y| and c = 1 - a as erfinv_core takes them; with
 /// AFromC, a may be inexact and is formed again as 1 - c in double (exact while c > 2^-29).
 /// w = -log(1 - y^2) is formed in float, 16 lanes at a time (1 - y^2 with one rounding, xsimd's
-/// logarithm within 0.75 ULP); the short polynomials of erfinv_f1 / erfinv_f2 run in double and the
-/// result is rounded once. w's float error moves the result by at most about half an ULP (x grows
-/// like sqrt(w)), so the result stays within 1 ULP. Lanes beyond w = 17 (1 - y^2 below about 4e-8:
-/// only ndtri reaches them with a float operand, besides the ends c = 0 and NaN) take erfinv_core.
+/// logarithm within 0.75 ULP), and so is the tail of erfinv_f1 (erfinv_f1_rest); its head, the
+/// rare longer polynomial erfinv_f2 and the product run in double and the result is rounded once.
+/// w's float error moves the result by at most about half an ULP (x grows like sqrt(w)), so the
+/// result stays within 1 ULP. Lanes beyond w = 17 (1 - y^2 below about 4e-8: only ndtri reaches
+/// them with a float operand, besides the ends c = 0 and NaN) take erfinv_core, out of line.
 template <bool AFromC, class B>
 TL_INLINE B erfinv_float(const B& a, const B& c, double scale) {
   const B m = sel(a < B(0.5f), vfma(-a, a, B(1)), vfma(c, a, c));
   const B w = -vlog(vmax(m, B(1e-30f)));
+  const B rest = erfinv_f1_rest(erfinv_f1_variable(w));
   return tl::detail::float_via_double_n(
-      [scale](const auto& af, const auto& cd, const auto& wd) TL_INLINE_LAMBDA {
+      [scale](const auto& af, const auto& cd, const auto& wd, const auto& rd) TL_INLINE_LAMBDA {
         using D = std::decay_t<decltype(af)>;
         const D ad = AFromC ? D(1) - cd : af;
-        D x = ad * erfinv_f1(wd);
+        D x = ad * erfinv_f1_head(erfinv_f1_variable(wd), rd);
         const auto mid = wd > D(6.25);
         if (any_of(mid)) x = sel(mid, erfinv_f2(vsqrt(wd)), x);
         const auto tail = !(wd <= D(17));
-        if (any_of(tail)) x = sel(tail, erfinv_core(ad, cd), x);
+        if (any_of(tail)) [[unlikely]]
+          x = sel(tail, out_of_line([](const D& a2, const D& c2) TL_INLINE_LAMBDA { return erfinv_core(a2, c2); }, ad, cd), x);
         return x * D(scale);
       },
-      a, c, w);
+      a, c, w, rest);
 }
 
 template <class V>

@@ -237,6 +237,14 @@ TL_SPECIAL_KERNEL V horner_split(const V& u) {
   return vfma(o, u, e);
 }
 
+/// f(a...) out of line (TL_COLD), for a rarely taken branch of heavy packet code: the branch
+/// `if (any_of(m)) r = sel(m, out_of_line(f, a...), r)` then costs the common path only its test.
+/// Host packet code (the scalar and device kernels take no such branches).
+template <class F, class... A>
+TL_COLD auto out_of_line(F f, const A&... a) {
+  return f(a...);
+}
+
 /// c[0] + c[1] u + ... + c[N - 1] u^(N - 1) by Estrin's scheme, overwriting c: neighbours joined by
 /// u, then by u^2, u^4, ...: a chain of about log2(N) multiply-adds instead of N - 1, for kernels
 /// whose Horner chains would leave the multiply-add units waiting.
@@ -255,6 +263,13 @@ template <double... Cs, class V>
 TL_SPECIAL_KERNEL V estrin(const V& u) {
   V c[] = {V(Cs)...};
   return estrin_in_place(u, c);
+}
+/// The polynomial of horner<Cs...>; where Short, its even and odd terms in two chains (horner_split:
+/// half the latency for two more operations, where Estrin's scheme adds about one per two terms).
+template <bool Short, double... Cs, class V>
+TL_SPECIAL_KERNEL V polynomial(const V& u) {
+  if constexpr (Short) return horner_split<Cs...>(u);
+  else return horner<Cs...>(u);
 }
 
 /// x*x as an unevaluated sum hi + lo, exact (Dekker's product with Veltkamp's split, so it does
@@ -326,8 +341,9 @@ TL_SPECIAL_KERNEL V times_exp_neg(const V& m, const square2<V>& q, double s) {
 /// e^y for the float kernels computed in double (their results need about 1e-11 relative; this is
 /// within 3e-13): y clamped to [-700, 700] (beyond, the float results are 0 or inf either way),
 /// n = round(y / ln 2), r = y - n ln 2 with ln 2 in two parts (n ln2_hi exact), e^r by its Taylor
-/// polynomial to r^10 / 10! (|r| <= ln 2 / 2; Estrin's scheme), times 2^n set in the exponent bits: no division, which
-/// xsimd's exp has. Packets of doubles (and twins of them); NaN gives NaN.
+/// polynomial to r^10 / 10! (|r| <= ln 2 / 2; horner_split), times 2^n set in the exponent bits: no
+/// division, which xsimd's exp has, and no double-to-int64 conversion, which AVX2 does lane by lane.
+/// Packets of doubles (and twins of them); NaN gives NaN.
 template <class D>
 TL_SPECIAL_KERNEL D exp_for_float(const D& y) {
   if constexpr (is_scalar_v<D>) {
@@ -337,11 +353,14 @@ TL_SPECIAL_KERNEL D exp_for_float(const D& y) {
   } else {
     using I = xsimd::batch<std::int64_t, typename D::arch_type>;
     const D yc = xsimd::min(xsimd::max(y, D(-700.0)), D(700.0));
-    const D n = xsimd::nearbyint(yc * D(1.4426950408889634));
+    // n = yc / log 2 rounded to an integer by adding 1.5 * 2^52, which leaves n in the low bits of
+    // t: 2^n is then built with integer adds and shifts (AVX2 has no double-to-int64 conversion).
+    const D t = vfma(yc, D(1.4426950408889634), D(0x1.8p52));
+    const D n = t - D(0x1.8p52);
     const D r = vfnma(n, D(1.90821492927058770002e-10), vfnma(n, D(6.93147180369123816490e-01), yc));
-    const D p = estrin<1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040, 1.0 / 40320, 1.0 / 362880,
+    const D p = horner_split<1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040, 1.0 / 40320, 1.0 / 362880,
                        1.0 / 3628800>(r);
-    return xsimd::select(xsimd::isnan(y), y, p * xsimd::bitwise_cast<D>((xsimd::to_int(n) + I(1023)) << 52));
+    return xsimd::select(xsimd::isnan(y), y, p * xsimd::bitwise_cast<D>((xsimd::bitwise_cast<I>(t) + I(1023)) << 52));
   }
 }
 /// log(x) for x >= 0 including subnormal x (xsimd's log does not take subnormals).
@@ -370,18 +389,21 @@ TL_SPECIAL_KERNEL split_t<V> split_log(const V& b) {
     }
     return {static_cast<double>(e), m - 1};
   } else {
-    using I = xsimd::batch<std::int64_t, typename V::arch_type>;
-    constexpr std::int64_t one = 0x3ff0000000000000, rt = 0x3fe6a09e667f3bcd;  // the bits of 1 and of sqrt(1/2)
+    using I = xsimd::batch<std::uint64_t, typename V::arch_type>;
+    constexpr std::uint64_t one = 0x3ff0000000000000, rt = 0x3fe6a09e667f3bcd;  // the bits of 1 and of sqrt(1/2)
     const I bits = xsimd::bitwise_cast<I>(b) + I(one - rt);  // the exponent steps up from sqrt(1/2) on
-    const V k = xsimd::to_float((bits >> 52) - I(0x3ff));
+    // The biased exponent e (0 to 2047) as a double without an int64 conversion (none on AVX2):
+    // the bits of 2^52 + e, less 2^52 + 1023.
+    const V k = xsimd::bitwise_cast<V>((bits >> 52) | I(0x4330000000000000)) - V(0x1p52 + 1023);
     return {k, xsimd::bitwise_cast<V>((bits & I(0x000fffffffffffff)) + I(rt)) - V(1)};
   }
 }
 /// log b = k log 2 + 2 atanh(s), s = f / (2 + f) (|s| <= 0.172, s^2 <= 0.0295): 7 Taylor terms of
-/// 2 atanh(s) / s in s^2, relative error 3e-12, relative also for b near 1 (k = 0).
-template <class V>
+/// 2 atanh(s) / s in s^2, relative error 3e-12, relative also for b near 1 (k = 0). Short: even and
+/// odd terms in two chains (horner_split), for kernels whose speed is set by their latency.
+template <bool Short = false, class V>
 TL_SPECIAL_KERNEL V log_from_split(const V& k, const V& s) {
-  const V p = horner<2.0, 2.0 / 3, 2.0 / 5, 2.0 / 7, 2.0 / 9, 2.0 / 11, 2.0 / 13>(s * s);
+  const V p = polynomial<Short, 2.0, 2.0 / 3, 2.0 / 5, 2.0 / 7, 2.0 / 9, 2.0 / 11, 2.0 / 13>(s * s);
   return vfma(k, V(std::numbers::ln2), s * p);
 }
 
