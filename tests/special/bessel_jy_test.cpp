@@ -84,11 +84,9 @@ TEST_CASE("bessel_j0, j1, y0, y1: float packets round the double kernel's value 
     vals.push_back(std::nextafter(v, 0.0f));
     vals.push_back(std::nextafter(v, 1e30f));
   }
-  const std::size_t half = vals.size();
-  for (std::size_t i = 0; i < half; ++i) vals.push_back(-vals[i]);
+  special_test::append_negatives(vals);
   using tensor = tl::tensor<float, 1>;
-  tensor z(tl::shape_t<1>{static_cast<tl::index_t>(vals.size())});
-  for (std::size_t i = 0; i < vals.size(); ++i) z(static_cast<tl::index_t>(i)) = vals[i];
+  const tl::tensor<float, 1> z = special_test::from_vector(vals);
   namespace d = ts::detail;
   const auto check = [&](const char* name, const tensor& w, double (*ref)(double)) {
     const auto dbl = [&](tl::index_t k) {

@@ -161,15 +161,13 @@ TEST_CASE("modified Bessel I and K: float packets (the float kernels) round the 
   // underflow of K and the switch points at 1 and 8 included).
   constexpr double bound = 0.51;
   auto vals = float_bit_patterns();
-  const std::size_t half = vals.size();
-  for (std::size_t i = 0; i < half; ++i) vals.push_back(-vals[i]);
+  special_test::append_negatives(vals);
   for (float v : {1.0f, 8.0f, -8.0f}) {
     vals.push_back(v);
     vals.push_back(std::nextafter(v, 0.0f));
     vals.push_back(std::nextafter(v, 100.0f * v));
   }
-  tl::tensor<float, 1> z(tl::shape_t<1>{static_cast<tl::index_t>(vals.size())});
-  for (std::size_t i = 0; i < vals.size(); ++i) z(static_cast<tl::index_t>(i)) = vals[i];
+  const tl::tensor<float, 1> z = special_test::from_vector(vals);
   namespace d = ts::detail;
   using tensor = tl::tensor<float, 1>;
   struct fn {
@@ -218,10 +216,8 @@ TEST_CASE("spherical_bessel_j0: float packets computed in float stay within 1 UL
     vals.push_back(std::nextafter(c, 0.0f));
     vals.push_back(std::nextafter(c, 2e5f));
   }
-  const std::size_t half = vals.size();
-  for (std::size_t i = 0; i < half; ++i) vals.push_back(-vals[i]);
-  tl::tensor<float, 1> x(tl::shape_t<1>{static_cast<tl::index_t>(vals.size())});
-  for (std::size_t i = 0; i < vals.size(); ++i) x(static_cast<tl::index_t>(i)) = vals[i];
+  special_test::append_negatives(vals);
+  const tl::tensor<float, 1> x = special_test::from_vector(vals);
   const tl::tensor<float, 1> y = ts::spherical_bessel_j0(x);
   const auto ref = [&](tl::index_t k) {
     const double v = static_cast<double>(x(k));

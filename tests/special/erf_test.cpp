@@ -20,8 +20,7 @@ std::vector<float> float_points(double r, std::initializer_list<float> switches)
     vals.push_back(std::nextafter(v, -1.0f));
     vals.push_back(std::nextafter(v, 2.0f));
   }
-  const std::size_t half = vals.size();
-  for (std::size_t i = 0; i < half; ++i) vals.push_back(-vals[i]);
+  special_test::append_negatives(vals);
   return vals;
 }
 }  // namespace
@@ -58,8 +57,7 @@ TEST_CASE("erf, erfc, erfcx, ndtr: float packets (shorter fits) round the double
   // images under x = -sqrt 2 z for ndtr).
   constexpr double bound = 0.51;
   const auto vals = float_points(12, {0.5f, 0.75f, 0.70710678f, 1.0606601717798212f});
-  tl::tensor<float, 1> x(tl::shape_t<1>{static_cast<tl::index_t>(vals.size())});
-  for (std::size_t i = 0; i < vals.size(); ++i) x(static_cast<tl::index_t>(i)) = vals[i];
+  const tl::tensor<float, 1> x = special_test::from_vector(vals);
   const auto check = [&](const char* name, const tl::tensor<float, 1>& y, auto kernel) {
     const auto ref = [&](tl::index_t k) {
       const double v = static_cast<double>(x(k));
@@ -172,8 +170,7 @@ TEST_CASE("log_ndtr: float packets (shorter fits, tl's logarithm) round the doub
   // 100001 points over [-40, 40] and the switch points of z = -x / sqrt 2 at 0 and +-0.75.
   constexpr double bound = 0.51;
   const auto vals = float_points(40, {1.0606601717798212f, 0.0f});
-  tl::tensor<float, 1> x(tl::shape_t<1>{static_cast<tl::index_t>(vals.size())});
-  for (std::size_t i = 0; i < vals.size(); ++i) x(static_cast<tl::index_t>(i)) = vals[i];
+  const tl::tensor<float, 1> x = special_test::from_vector(vals);
   const tl::tensor<float, 1> y = ts::log_ndtr(x);
   const auto ref = [&](tl::index_t k) {
     const double v = static_cast<double>(x(k));

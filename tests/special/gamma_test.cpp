@@ -206,8 +206,7 @@ TEST_CASE("polygamma(1, x): float packets of x >= 0 (the float kernel) round the
   const tl::tensor<float, 1> y = ts::polygamma(1, x);
   CHECK(worst_float_error("trigamma float packet against mpmath", x, y, [&](tl::index_t k) { return pos[static_cast<std::size_t>(k)].ref; }) <= bound);
   const auto vals = float_bit_patterns();
-  tl::tensor<float, 1> z(tl::shape_t<1>{static_cast<tl::index_t>(vals.size())});
-  for (std::size_t i = 0; i < vals.size(); ++i) z(static_cast<tl::index_t>(i)) = vals[i];
+  const tl::tensor<float, 1> z = special_test::from_vector(vals);
   const tl::tensor<float, 1> w = ts::polygamma(1, z);
   const auto dbl = [&](tl::index_t k) { return static_cast<long double>(ts::detail::trigamma_kernel(static_cast<double>(z(k)))); };
   CHECK(worst_float_error("trigamma float packet against the double kernel", z, w, dbl) <= bound);
@@ -253,8 +252,7 @@ TEST_CASE("gammaln and digamma: float packets of x >= 0 (the float kernels) agai
       }
       vals.push_back(c);
     }
-    tl::tensor<float, 1> z(tl::shape_t<1>{static_cast<tl::index_t>(vals.size())});
-    for (std::size_t i = 0; i < vals.size(); ++i) z(static_cast<tl::index_t>(i)) = vals[i];
+    const tl::tensor<float, 1> z = special_test::from_vector(vals);
     const tl::tensor<float, 1> w = eval(z);
     const auto dbl = [&](tl::index_t k) {
       const double xd = static_cast<double>(z(k));

@@ -176,6 +176,18 @@ inline std::vector<float> float_bit_patterns() {
   return vals;
 }
 
+/// Appends the negatives of vals (in their order).
+inline void append_negatives(std::vector<float>& vals) {
+  const std::size_t half = vals.size();
+  for (std::size_t i = 0; i < half; ++i) vals.push_back(-vals[i]);
+}
+/// A rank-1 float tensor holding vals.
+inline tl::tensor<float, 1> from_vector(const std::vector<float>& vals) {
+  tl::tensor<float, 1> x(tl::shape_t<1>{static_cast<tl::index_t>(vals.size())});
+  for (std::size_t i = 0; i < vals.size(); ++i) x(static_cast<tl::index_t>(i)) = vals[i];
+  return x;
+}
+
 /// Largest error in float ULP of got(k) against ref(k) (a long double), reported with `what` and
 /// x(k) each time it grows.
 template <class Ref>

@@ -71,8 +71,7 @@ TEST_CASE("tgamma: float packets of x >= 0 (exp of the float lgamma kernel) roun
   CHECK(worst_float_error("tgamma float packet against mpmath", x, y, [&](tl::index_t k) { return pos[static_cast<std::size_t>(k)].ref; }) <= bound);
   auto vals = float_bit_patterns();
   for (int i = 0; i <= 100000; ++i) vals.push_back(static_cast<float>(36.0 * i / 100000));
-  tl::tensor<float, 1> z(tl::shape_t<1>{static_cast<tl::index_t>(vals.size())});
-  for (std::size_t i = 0; i < vals.size(); ++i) z(static_cast<tl::index_t>(i)) = vals[i];
+  const tl::tensor<float, 1> z = special_test::from_vector(vals);
   const tl::tensor<float, 1> w = ts::tgamma(z);
   const auto dbl = [&](tl::index_t k) { return static_cast<long double>(ts::detail::tgamma_kernel(static_cast<double>(z(k)))); };
   CHECK(worst_float_error("tgamma float packet against the double kernel", z, w, dbl) <= bound);

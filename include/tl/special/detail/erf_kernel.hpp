@@ -113,7 +113,7 @@ TL_SPECIAL_KERNEL ndtr_parts<V> ndtr_split(const V& x) {
   p.half_cx = V(0.5) * erfcx_tail<F>(vmax(vabs(p.z), V(0.5)));
   if constexpr (F) {
     p.q = {x * x, V(0)};  // exact for a float's value
-    p.tail = p.half_cx * exp_for_float(V(-0.5) * p.q.hi);
+    p.tail = times_exp_neg_sq<true>(p.half_cx, x, 0.5);
   } else {
     p.q = exact_square(x);
     p.tail = times_exp_neg(p.half_cx, p.q, 0.5);
