@@ -14,8 +14,9 @@ namespace ts = tl::special;
 
 namespace {
 /// Largest error of P or Q over the reference rows (packet and scalar paths) in ULP divided by
-/// max(1, |a log x - x - lgamma(a)|): the prefactor x^a e^-x / Gamma(a) is an exponential of
-/// that exponent rounded in double, so its relative error grows with it.
+/// max(1, |a log x - x - lgamma(a)|), lgamma(1 + a) below a = 1: the prefactor x^a e^-x / Gamma(a)
+/// (a x^a e^-x / Gamma(1 + a) below 1) is an exponential of that exponent rounded in double, so its
+/// relative error grows with it.
 template <class T, class Fn, class Factory>
 double max_err_igamma(const std::string& name, Fn fn, Factory factory) {
   const auto rows = load<T>(name, 2);
@@ -25,7 +26,7 @@ double max_err_igamma(const std::string& name, Fn fn, Factory factory) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto k = static_cast<tl::index_t>(i);
     const long double al = a(k), xl = x(k);
-    const double scale = std::is_same_v<T, float> ? 1.0 : std::max(1.0L, std::fabs(al * std::log(xl) - xl - std::lgamma(al)));
+    const double scale = std::is_same_v<T, float> ? 1.0 : std::max(1.0L, std::fabs(al * std::log(xl) - xl - std::lgamma(al < 1 ? 1 + al : al)));
     const double e = std::max(ulp_error<T>(z(k), rows[i].ref), ulp_error<T>(fn(a(k), x(k)), rows[i].ref)) / scale;
     if (e > worst) {
       worst = e;
@@ -42,8 +43,7 @@ TEST_CASE_TEMPLATE("gammainc, gammaincc, zeta: error against the mpmath referenc
   const double eq = max_err_igamma<T>("gammaincc", ts::detail::gammaincc_fn{}, [](const auto& a, const auto& x) { return ts::gammaincc(a, x); });
   const double ez = max_ulp_binary<T>("zeta", ts::detail::zeta_fn{}, [](const auto& s, const auto& q) { return ts::zeta(s, q); });
   MESSAGE("gammainc " << ep << ", gammaincc " << eq << ", zeta " << ez);
-  // Double: measured 2.63 (P) and 2.61 (Q) in the units above (at most 3.97 over 12000 denser points
-  // in the same regions), asserted <= 4.
+  // Double: measured 3.39 (P) and 3.85 (Q) in the units above, asserted <= 4 (docs/special.md).
   const double bound = std::is_same_v<T, float> ? ulp_bound<T>() : 4.0;
   CHECK(ep <= bound);
   CHECK(eq <= bound);
@@ -193,6 +193,48 @@ TEST_CASE_TEMPLATE("gammainc, gammaincc, zeta: edge values (torch 1.13)", T, flo
   CHECK(std::isnan(z(10)));
   CHECK(std::isnan(z(11)));
   CHECK(std::isnan(z(12)));
+}
+
+TEST_CASE_TEMPLATE("gammainc, gammaincc: far tails are exactly 0 and 1, in packets mixed with other lanes", T, float, double) {
+  // Where x^a e^-x / Gamma(a) underflows (x or a far beyond the other) or Temme's exponent is
+  // beyond exp's range (a and x near 1e300), P and Q are 0 and 1 (+0, never -0): the sums of
+  // such lanes would overflow (inf / inf), and a low part of 1e283 times exp's 0 gave NaN. A
+  // subnormal a gives P = 1 (1 / a overflows), Q = a E1(x) rounded to 0. Each case sits in a
+  // packet of ordinary lanes, checked against the scalar kernel, which must give the same.
+  const bool dbl = std::is_same_v<T, double>;
+  struct tail {
+    double a, x, p;
+  };
+  const std::vector<tail> tails =
+      dbl ? std::vector<tail>{{1, 1e200, 1}, {1e201, 1e200, 0}, {0.5, 1e300, 1}, {1e300, 1, 0}, {1e300, 1e-300, 0}, {1e300, 8e299, 0},
+                              {1e200, 1.2e200, 1}, {1e300, 1.0000000001e300, 1}, {1e-3, 1e200, 1}, {1e300, 5e299, 0}, {1e300, 2e300, 1},
+                              {4.9406564584124654e-324, 1, 1}, {4.9406564584124654e-324, 3, 1}}
+          : std::vector<tail>{{1, 1e30, 1}, {1e30, 1e29, 0}, {0.5, 3e38, 1}, {3e38, 1, 0}, {3e38, 1e-38, 0}, {3e38, 2.4e38, 0},
+                              {1e30, 1.2e30, 1}, {1e-3, 1e30, 1}, {1.4e-45, 1, 1}, {1e-44, 2, 1}};
+  const double fill[3][2] = {{2.5, 3.0}, {0.7, 0.2}, {30.0, 33.0}};  // series, Q's small-x series, Temme
+  std::vector<double> av, xv;
+  for (const tail& t : tails)
+    for (int k = 0; k < 4; ++k) {
+      av.push_back(k == 1 ? t.a : fill[k % 3][0]);
+      xv.push_back(k == 1 ? t.x : fill[k % 3][1]);
+    }
+  const auto a = from_vector<T>(av), x = from_vector<T>(xv);
+  tl::tensor<T, 1> p = ts::gammainc(a, x), q = ts::gammaincc(a, x);
+  for (std::size_t i = 0; i < av.size(); ++i) {
+    const auto k = static_cast<tl::index_t>(i);
+    INFO("a = " << av[i] << ", x = " << xv[i]);
+    const T sp = ts::detail::gammainc_fn{}(a(k), x(k)), sq = ts::detail::gammaincc_fn{}(a(k), x(k));
+    if (i % 4 == 1) {
+      const double want = tails[i / 4].p;
+      CHECK(same(p(k), want));
+      CHECK(same(q(k), 1 - want));
+      CHECK(same(sp, want));
+      CHECK(same(sq, 1 - want));
+    } else {
+      CHECK(double(p(k)) == doctest::Approx(double(sp)).epsilon(dbl ? 1e-15 : 1e-7));
+      CHECK(double(q(k)) == doctest::Approx(double(sq)).epsilon(dbl ? 1e-15 : 1e-7));
+    }
+  }
 }
 
 TEST_CASE_TEMPLATE("gammainc, gammaincc: the packet path agrees with the scalar kernel, lanes of every method mixed", T, float, double) {

@@ -181,10 +181,11 @@ inline void append_negatives(std::vector<float>& vals) {
   const std::size_t half = vals.size();
   for (std::size_t i = 0; i < half; ++i) vals.push_back(-vals[i]);
 }
-/// A rank-1 float tensor holding vals.
-inline tl::tensor<float, 1> from_vector(const std::vector<float>& vals) {
-  tl::tensor<float, 1> x(tl::shape_t<1>{static_cast<tl::index_t>(vals.size())});
-  for (std::size_t i = 0; i < vals.size(); ++i) x(static_cast<tl::index_t>(i)) = vals[i];
+/// A rank-1 tensor of T (float unless named) holding vals, each cast to T.
+template <class T = float, class U>
+tl::tensor<T, 1> from_vector(const std::vector<U>& vals) {
+  tl::tensor<T, 1> x(tl::shape_t<1>{static_cast<tl::index_t>(vals.size())});
+  for (std::size_t i = 0; i < vals.size(); ++i) x(static_cast<tl::index_t>(i)) = static_cast<T>(vals[i]);
   return x;
 }
 

@@ -42,26 +42,36 @@ TL_INLINE D igamma_packet(const D& a, const D& x) {
   auto ms = valid, mf = valid && big_x && (Upper ? x >= a : x > a);  // x = a: Q's fraction, P's series
   if constexpr (Upper) {  // igamc_method: series (1 - P), fraction, or Q's small-x series
     const auto low = x <= D(0.5);
-    auto series = (big_x && (x < a)) || (!big_x && !low && (x * D(1.1) < a));
+    const auto mid = !big_x && !low && (x * D(1.1) < a);
+    auto series = (big_x && (x < a)) || mid;
     if (xsimd::any(low && valid)) series = series || (low && (D(-0.4) / xsimd::log(x) < a));
     ms = ms && series;
-  } else {  // P: the fraction (1 - Q) above max(a, 1.1), 1 - Q's small-x series in (1, 1.1]
-    ms = ms && !((x > D(1)) && (x > a));
+    mf = mf || (valid && !big_x && !low && !mid);  // the fraction in (0.5, 1.1] too
+  } else {  // P: the fraction (1 - Q) above max(a, 1), the series below
+    mf = valid && (x > D(1)) && (x > a);
+    ms = ms && !mf;
   }
-  const auto mq = valid && !(ms || mf);  // Q's small-x series
+  const auto mq = valid && !(ms || mf);  // Q's small-x series (Q only, x <= 0.5)
   D r(0);
   if (xsimd::any(ms || mf)) {
     // one prefactor for both methods; the other lanes take the series' stand-in
     const auto mp = ms || mf;
-    const D f = igamma_prefactor<D, Float>(xsimd::select(mp, a, D(1)), xsimd::select(mp, x, D(0.5)));
+    const auto fg = igamma_prefactors<D, Float>(xsimd::select(mp, a, D(1)), xsimd::select(mp, x, D(0.5)));
+    // where the prefactor underflows to 0 (x or a far beyond the other), the series gives P = 0
+    // and the fraction Q = 0, as in the scalar kernels; those lanes take the stand-ins too, since
+    // the sums at such a and x overflow (inf / inf, and 0 times NaN would be NaN)
+    const auto under = (ms && (fg.g == D(0))) || (mf && (fg.f == D(0)));
+    r = xsimd::select(under, xsimd::select(ms, D(Upper ? 1 : 0), D(Upper ? 0 : 1)), r);
+    ms = ms && !under;
+    mf = mf && !under;
     if (xsimd::any(ms)) {
       const D as = xsimd::select(ms, a, D(1)), xs = xsimd::select(ms, x, D(0.5));
-      const D p = f * (Float ? igam_series_sum_float(as, xs) : igam_series_sum(as, xs));
+      const D p = fg.g * (Float ? igam_series_sum_float(as, xs) : igam_series_sum(as, xs));
       r = xsimd::select(ms, Upper ? D(1) - p : p, r);
     }
     if (xsimd::any(mf)) {
       const D af = xsimd::select(mf, a, D(4)), xf = xsimd::select(mf, x, D(16));
-      const D q = f * (Float ? igamc_fraction_float(af, xf) : igamc_fraction_value(af, xf));
+      const D q = fg.f * (Float ? igamc_fraction_float(af, xf) : igamc_fraction_value(af, xf));
       r = xsimd::select(mf, Upper ? q : D(1) - q, r);
     }
   }
@@ -71,6 +81,7 @@ TL_INLINE D igamma_packet(const D& a, const D& x) {
   }
   if (xsimd::any(temme))
     r = xsimd::select(temme, igamma_temme<D, Float>(xsimd::select(temme, a, D(20)), xsimd::select(temme, x, D(20)), Upper), r);
+  r = igamma_clamp(r);
   if (!xsimd::all(finite)) {  // igamma_edges
     const auto nan = xsimd::isnan(a) || xsimd::isnan(x) || (a < D(0)) || (x < D(0)) ||
                      ((a == D(0)) && (x == D(0))) || ((a == D(inf)) && (x == D(inf)));

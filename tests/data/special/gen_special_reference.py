@@ -529,6 +529,23 @@ def igamma_group(names):
                 z = zeta_ref(s, q)
                 if tiny < abs(z) < big:
                     files["zeta"].append(f"{dt} {s!r} {q!r} {fmt(z)}")
+        # Tiny and subnormal a, from a stream of their own: Q is about a E1(x) and P rounds to 1
+        # (the prefactor x^a e^-x / Gamma(a) = a x^a e^-x / Gamma(1 + a) must not go through the
+        # large lgamma(a), nor 1 / a overflow).
+        small = random.Random(20261129)
+        for dt, n in (("d", 96), ("f", 48)):
+            a_lo, a_hi, x_lo, x_hi = (1e-322, 1e-8, 1e-300, 600.0) if dt == "d" else (1e-44, 1e-4, 1e-37, 80.0)
+            for i in range(n):
+                a = math.exp(small.uniform(math.log(a_lo), math.log(a_hi)))
+                x = math.exp(small.uniform(math.log(x_lo), math.log(x_hi)))
+                if dt == "f":
+                    a, x = f32(a), f32(x)
+                if a == 0:
+                    continue
+                p = mp.gammainc(a, 0, x, regularized=True)
+                q = mp.gammainc(a, x, mp.inf, regularized=True)
+                files["gammainc"].append(f"{dt} {a!r} {x!r} {fmt(p)}")
+                files["gammaincc"].append(f"{dt} {a!r} {x!r} {fmt(q)}")
     for name, lines in files.items():
         if name in names:
             with open(os.path.join(HERE, name + ".txt"), "w") as f:

@@ -10,13 +10,14 @@
 ///  - P, Q: for a >= 10 and |x / a - 1| <= 0.3, Temme's uniform asymptotic expansion (DiDonato and
 ///    Morris 1986; coefficients from tests/data/special/fit_igamma_coefficients.py), the smaller of
 ///    P and Q directly. Elsewhere the power series of P (x below max(a, 1)), Legendre's continued
-///    fraction of Q (x above max(a, 1.1); evaluated backwards, its length found by the forward
-///    recurrences) and, for x <= 1.1, Q = -expm1(a log x - lgamma(1 + a)) -
-///    x^a / Gamma(a) sum_n>=1 (-x)^n / (n! (a + n)), the region choice as in Cephes' igam/igamc.
+///    fraction of Q (x above max(a, 1.1), and above 0.5 for small a; evaluated backwards, its
+///    length found by the forward recurrences) and, for x <= 0.5, Q = -expm1(a log x - lgamma(1 + a)) -
+///    x^a / Gamma(a) sum_n>=1 (-x)^n / (n! (a + n)), the region choice as in Cephes' igam/igamc
+///    except for 0.5 < x <= 1.1 (igamc_method).
 ///    The prefactor x^a e^-x / Gamma(a) is sqrt(a / (2 pi)) exp(-E - S(a)) for a >= 1 (S the Stirling
 ///    correction, interpolated below 8; E = x - a - a log(x / a) in double-double for a / 4 <= x <= 4 a,
 ///    a (log1p(t) - t) with t = (x - a) / a or a log(x / a) + a - x outside), so no large logarithms
-///    cancel; below 1, exp(a log x - x - lgamma(a)).
+///    cancel; below 1, a exp(a log x - x - lgamma(1 + a)).
 ///  - zeta(s, q): Euler-Maclaurin: sum_k<N (q + k)^-s until q + N >= 9 and N >= 9, then
 ///    (q + N)^(1-s) / (s - 1) - (q + N)^-s / 2 + sum_j B_2j / (2j)! s (s + 1) ... (s + 2j - 2) (q + N)^(-s-2j+1)
 ///    (up to 12 terms, stopped when below 2^-53 of the sum). Packets sharing one integer order
@@ -90,10 +91,26 @@ TL_SPECIAL_KERNEL V igamma_exponent_float(const V& a, const V& x) {
                             : horner<1.0 / 3, 1.0 / 7, 1.0 / 11, 1.0 / 15, 1.0 / 19, 1.0 / 23, 1.0 / 27, 1.0 / 31, 1.0 / 35, 1.0 / 39, 1.0 / 43, 1.0 / 47, 1.0 / 51>(s4) + s2 * horner<1.0 / 5, 1.0 / 9, 1.0 / 13, 1.0 / 17, 1.0 / 21, 1.0 / 25, 1.0 / 29, 1.0 / 33, 1.0 / 37, 1.0 / 41, 1.0 / 45, 1.0 / 49, 1.0 / 53>(s4);
   return vfma(d, s, -(V(2) * a * s * s2 * at));
 }
-/// x^a e^-x / Gamma(a), a > 0, x > 0. Float (float results): the exponent in plain double
-/// (igamma_exponent_float) and sqrt(a / (2 pi)) rounded once.
+/// lgamma(1 + a) for a > -1/4, accurate near a = 0.
+template <class V>
+TL_SPECIAL_KERNEL V lgamma1p(const V& a) {
+  const auto lo = a < V(0.75);
+  if (all_of(lo)) return a * (a - V(1)) * lgamma_k1(a);
+  if (!any_of(lo)) return lgamma_kernel(V(1) + a);
+  return sel(lo, a * (a - V(1)) * lgamma_k1(vmin(a, V(0.75))), lgamma_kernel(V(1) + a));
+}
+/// The prefactors of the fraction, f = x^a e^-x / Gamma(a), and of the series, g = f / a =
+/// x^a e^-x / Gamma(a + 1).
+template <class V>
+struct igamma_factors {
+  V f, g;
+};
+/// f and g for a > 0, x > 0. Below a = 1, g = exp(a log x - x - lgamma(1 + a)) (lgamma1p, accurate
+/// near 0, where lgamma(a) = lgamma(1 + a) - log a is large and its exponential would lose |log a|
+/// ULP: 100 at a = 1e-300) and f = a g; from 1, g = f / a. Float (float results): the exponent in
+/// plain double (igamma_exponent_float) and sqrt(a / (2 pi)) rounded once.
 template <class V, bool Float = false>
-TL_SPECIAL_KERNEL V igamma_prefactor(const V& a, const V& x) {
+TL_SPECIAL_KERNEL igamma_factors<V> igamma_prefactors(const V& a, const V& x) {
   const auto ge1 = a >= V(1);
   const auto near = ge1 && (x >= V(0.25) * a) && (x <= V(4) * a);
   V r(0);
@@ -121,8 +138,16 @@ TL_SPECIAL_KERNEL V igamma_prefactor(const V& a, const V& x) {
     r = sel(far, times_exp(vsqrt(a * V(0.15915494309189533577)), e, V(0)), r);
   }
   const auto small = !ge1;
-  if (any_of(small)) r = sel(small, times_exp(V(1), a * vlog(x) - x - lgamma_kernel(a), V(0)), r);
-  return r;
+  if (!any_of(small)) return {r, r / a};
+  const V as = vmin(a, V(1));
+  const dd<V> e = two_sum(-x, as * log_sub(x) - lgamma1p(as));  // the exponent's rounding kept
+  const V g = sel(small, times_exp(V(1), e.hi, e.lo), r / a);
+  return {sel(small, a * g, r), g};
+}
+/// x^a e^-x / Gamma(a), a > 0, x > 0 (igamma_prefactors' f).
+template <class V, bool Float = false>
+TL_SPECIAL_KERNEL V igamma_prefactor(const V& a, const V& x) {
+  return igamma_prefactors<V, Float>(a, x).f;
 }
 /// How often the loops below look for numerators and denominators to scale down by 2^-500: every
 /// 4th step while no step can grow them by more than 2^100 (|a| and x below 2^80), else every step
@@ -138,7 +163,7 @@ TL_SPECIAL_KERNEL void igamma_rescale(V& num, V& den) {
   num = sel(big, num * V(0x1p-500), num);
   den = sel(big, den * V(0x1p-500), den);
 }
-/// P(a, x) / prefactor by the power series (1 + x / (a + 1) (1 + x / (a + 2) (1 + ...))) / a: a
+/// P(a, x) / g (igamma_prefactors) by the power series 1 + x / (a + 1) (1 + x / (a + 2) (1 + ...)): a
 /// forward pass finds the number of terms n (the first term below 2^-53, a bound on 2^-53 of the
 /// sum that needs no division: numerator and denominator of the term kept apart), the value is the
 /// nested form evaluated from term 5n/4 + 4 inwards as a numerator and denominator (no division per
@@ -163,9 +188,9 @@ TL_SPECIAL_KERNEL V igam_series_sum(const V& a, const V& x) {
     den = den * ak;
     if (k % period == 0) igamma_rescale(num, den);
   }
-  return (num / den) / a;
+  return num / den;
 }
-/// P(a, x) / prefactor for float results: one forward pass with the sum kept as num / den
+/// P(a, x) / g for float results: one forward pass with the sum kept as num / den
 /// (den = (a + 1)...(a + k), num = sum of x^j (a + j + 1)...(a + k)), its roundings far below
 /// float's, stopped where the rest, below t r / (1 - r) with t the last term and
 /// r = x / (a + k + 1) < 1, is below 2^-38 (the sum is at least 1): t x < 2^-38 (a + k + 1 - x) den,
@@ -190,16 +215,16 @@ TL_SPECIAL_KERNEL V igam_series_sum_float(const V& a, const V& x) {
       den = sel(big, den * V(0x1p-500), den);
     }
   }
-  return (num / den) / a;
+  return num / den;
 }
 /// P(a, x) by its power series x^a e^-x / Gamma(a + 1) (1 + x / (a + 1) (1 + ...)).
 template <class V>
 TL_SPECIAL_KERNEL V igam_series(const V& a, const V& x) {
-  const V f = igamma_prefactor(a, x);
-  if (all_of(f == V(0))) return V(0);
-  return sel(f == V(0), V(0), f * igam_series_sum(a, x));
+  const V g = igamma_prefactors(a, x).g;
+  if (all_of(g == V(0))) return V(0);
+  return sel(g == V(0), V(0), g * igam_series_sum(a, x));
 }
-/// Q(a, x) / prefactor by Legendre's continued fraction (x > 1, x >= a): 1 / (x + 1 - a - 1 (1 - a) /
+/// Q(a, x) / prefactor by Legendre's continued fraction (x > 1.1 and x >= a, or 0.5 < x <= 1.1 and a <= 1.1 x): 1 / (x + 1 - a - 1 (1 - a) /
 /// (x + 3 - a - ...)). The forward three-term recurrences of the convergents only find the number
 /// of terms n (the first convergent that changes by at most 2^-53, tested without a division; on
 /// packets, the first where every lane has); the value is then evaluated backwards from term
@@ -218,7 +243,10 @@ TL_SPECIAL_KERNEL V igamc_fraction_value(const V& a, const V& x) {
     z = z + V(2);
     const V yk = y * V(n);
     const V p2 = p1 * z - p0 * yk, q2 = q1 * z - q0 * yk;
-    done = done || (vabs(p2 * q1 - p1 * q2) <= V(igamma_eps) * vabs(p2 * q1));
+    // the test's products with q scaled by 2^-600: |p| and |q| reach up to 2^800 between two
+    // scalings (igamma_rescale_period), where the plain products would overflow and the test fail
+    const V q1s = q1 * V(0x1p-600), q2s = q2 * V(0x1p-600);
+    done = done || (vabs(p2 * q1s - p1 * q2s) <= V(igamma_eps) * vabs(p2 * q1s));
     p0 = p1;
     q0 = q1;
     p1 = p2;
@@ -281,15 +309,7 @@ TL_SPECIAL_KERNEL V igamc_fraction(const V& a, const V& x) {
   if (all_of(f == V(0))) return V(0);
   return sel(f == V(0), V(0), f * igamc_fraction_value(a, x));
 }
-/// lgamma(1 + a) for a > -1/4, accurate near a = 0.
-template <class V>
-TL_SPECIAL_KERNEL V lgamma1p(const V& a) {
-  const auto lo = a < V(0.75);
-  if (all_of(lo)) return a * (a - V(1)) * lgamma_k1(a);
-  if (!any_of(lo)) return lgamma_kernel(V(1) + a);
-  return sel(lo, a * (a - V(1)) * lgamma_k1(vmin(a, V(0.75))), lgamma_kernel(V(1) + a));
-}
-/// Q(a, x) for 0 < x <= 1.1 and small a (on packets, the series as long as the slowest lane needs).
+/// Q(a, x) for 0 < x <= 0.5 and small a (on packets, the series as long as the slowest lane needs).
 template <class V>
 TL_SPECIAL_KERNEL V igamc_series(const V& a, const V& x) {
   V fac(1), sum(0);
@@ -308,12 +328,15 @@ TL_SPECIAL_KERNEL V igamc_series(const V& a, const V& x) {
   const V em = vexpm1(u);
   return -(em + a * sum * (V(1) + em));
 }
-/// Which series or fraction Q takes (Cephes' choice): 0 = 1 - P by the series, 1 = the
-/// fraction, 2 = igamc_series.
+/// Which series or fraction Q takes: 0 = 1 - P by the series, 1 = the fraction, 2 = igamc_series.
+/// Cephes' choice, except that 0.5 < x <= 1.1 takes the fraction where Cephes takes igamc_series:
+/// there -expm1(a log x - lgamma(1 + a)) and the series cancel (to a E1(x) for small a, as
+/// -gamma - log x + Ein(x) = E1(x) with -gamma - log x < 0 above x = 0.56), which cost up to 18 ULP
+/// at x near 1; the fraction stays within 3.5 ULP there, at 4 to 6 times the cost.
 TL_HDI int igamc_method(double a, double x) {
   if (x > 1.1) return x < a ? 0 : 1;
   if (x <= 0.5) return -0.4 / std::log(x) < a ? 0 : 2;
-  return x * 1.1 < a ? 0 : 2;
+  return x * 1.1 < a ? 0 : 1;
 }
 TL_HDI double igamc_finite(double a, double x) {
   switch (igamc_method(a, x)) {
@@ -418,22 +441,28 @@ TL_HDI double igamma_edges(double a, double x, bool upper, bool& done) {
   done = false;
   return 0;
 }
+/// P or Q within [0, 1] (a result of 1 - v or of a product may round one ULP beyond 1, and a
+/// vanishing one to -0); NaN stays NaN.
+template <class V>
+TL_SPECIAL_KERNEL V igamma_clamp(const V& r) {
+  return sel(r <= V(0), V(0), sel(r > V(1), V(1), r));
+}
 /// P(a, x) = gamma(a, x) / Gamma(a) (torch.special.gammainc).
 TL_HDI double gammainc_eval(double a, double x) {
   bool done = false;
   const double e = igamma_edges(a, x, false, done);
   if (done) return e;
-  if (igamma_use_temme(a, x)) return igamma_temme(a, x, false);
-  if (x > 1 && x > a) return 1 - igamc_finite(a, x);
-  return igam_series(a, x);
+  if (igamma_use_temme(a, x)) return igamma_clamp(igamma_temme(a, x, false));
+  if (x > 1 && x > a) return igamma_clamp(1 - igamc_finite(a, x));
+  return igamma_clamp(igam_series(a, x));
 }
 /// Q(a, x) = Gamma(a, x) / Gamma(a) (torch.special.gammaincc).
 TL_HDI double gammaincc_eval(double a, double x) {
   bool done = false;
   const double e = igamma_edges(a, x, true, done);
   if (done) return e;
-  if (igamma_use_temme(a, x)) return igamma_temme(a, x, true);
-  return igamc_finite(a, x);
+  if (igamma_use_temme(a, x)) return igamma_clamp(igamma_temme(a, x, true));
+  return igamma_clamp(igamc_finite(a, x));
 }
 
 /// Hurwitz zeta(s, q) (torch.special.zeta): inf at s = 1 and at q = 0, -1, -2, ...; NaN for s < 1

@@ -323,12 +323,14 @@ TL_SPECIAL_KERNEL dd<V> mul_dd(const dd<V>& x, const dd<V>& y) {
 }
 /// m exp(y + d) for a small correction d, with a subnormal result rounded once: below exp(-700)
 /// the exponential is taken of y + 64 ln2 (exact with ln2's Cody-Waite high part) and the product
-/// scaled by 2^-64 at the end (xsimd's exp flushes subnormal results to 0). Double precision.
+/// scaled by 2^-64 at the end (xsimd's exp flushes subnormal results to 0). A d above 1 in
+/// magnitude (the low part of a y beyond 2^52, where exp(y) is 0 or inf) counts as 0, so that
+/// 0 or inf times exp(d)'s polynomial gives no NaN. Double precision.
 template <class V>
 TL_SPECIAL_KERNEL V times_exp(const V& m, const V& y, const V& d) {
   constexpr double ln2_hi = 0.693147180369123816490, ln2_lo = 1.90821492927058770002e-10;
   const auto tiny = y < V(-700);
-  const V dd = sel(tiny, V(64 * ln2_lo), V(0)) + d;
+  const V dd = sel(tiny, V(64 * ln2_lo), V(0)) + sel(vabs(d) > V(1), V(0), d);
   const V em = vexp(sel(tiny, y + V(64 * ln2_hi), y)) * m;
   const V r = vfma(vfma(dd, V(0.5), V(1)) * dd, em, em);  // exp(d) ~ 1 + d + d^2 / 2
   return sel(tiny, r * V(0x1p-64), r);
