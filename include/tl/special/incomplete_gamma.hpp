@@ -53,17 +53,22 @@ TL_INLINE D igamma_packet(const D& a, const D& x) {
   }
   const auto mq = valid && !(ms || mf);  // Q's small-x series (Q only, x <= 0.5)
   D r(0);
+  // Far tails: where a or x exceeds 1e5 outside Temme's region, the prefactor x^a e^-x / Gamma(a)
+  // is below e^-2900 (its exponent is at most -0.029 max(a, x) there: a (log t - t + 1) with
+  // t = x / a beyond 1.3 or below 0.7, or about -x for a < 10), so the series gives P = 0 and
+  // the fraction Q = 0, as in the scalar kernels. Those lanes take the stand-ins: the sums'
+  // terms overflow at such a and x (inf / inf, then 0 times NaN). Decided from a and x alone, so
+  // that the sums need not wait for the prefactor.
+  const auto under = (ms || mf) && (xsimd::max(a, x) > D(1e5));
+  if (xsimd::any(under)) {
+    r = xsimd::select(under, xsimd::select(ms, D(Upper ? 1 : 0), D(Upper ? 0 : 1)), r);
+    ms = ms && !under;
+    mf = mf && !under;
+  }
   if (xsimd::any(ms || mf)) {
     // one prefactor for both methods; the other lanes take the series' stand-in
     const auto mp = ms || mf;
     const auto fg = igamma_prefactors<D, Float>(xsimd::select(mp, a, D(1)), xsimd::select(mp, x, D(0.5)));
-    // where the prefactor underflows to 0 (x or a far beyond the other), the series gives P = 0
-    // and the fraction Q = 0, as in the scalar kernels; those lanes take the stand-ins too, since
-    // the sums at such a and x overflow (inf / inf, and 0 times NaN would be NaN)
-    const auto under = (ms && (fg.g == D(0))) || (mf && (fg.f == D(0)));
-    r = xsimd::select(under, xsimd::select(ms, D(Upper ? 1 : 0), D(Upper ? 0 : 1)), r);
-    ms = ms && !under;
-    mf = mf && !under;
     if (xsimd::any(ms)) {
       const D as = xsimd::select(ms, a, D(1)), xs = xsimd::select(ms, x, D(0.5));
       const D p = fg.g * (Float ? igam_series_sum_float(as, xs) : igam_series_sum(as, xs));
