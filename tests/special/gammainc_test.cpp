@@ -199,8 +199,9 @@ TEST_CASE_TEMPLATE("gammainc, gammaincc: far tails are exactly 0 and 1, in packe
   // Where x^a e^-x / Gamma(a) underflows (x or a far beyond the other) or Temme's exponent is
   // beyond exp's range (a and x near 1e300), P and Q are 0 and 1 (+0, never -0): the sums of
   // such lanes would overflow (inf / inf), and a low part of 1e283 times exp's 0 gave NaN. A
-  // subnormal a gives P = 1 (1 / a overflows), Q = a E1(x) rounded to 0. Each case sits in a
-  // packet of ordinary lanes, checked against the scalar kernel, which must give the same.
+  // subnormal a gives P = 1 (the series' factor 1 / a used to overflow), Q = a E1(x) rounded to 0.
+  // Each case sits in a packet of ordinary lanes (the power series, Q's small-x series, Temme's
+  // expansion), checked against the scalar kernel, which must give the same.
   const bool dbl = std::is_same_v<T, double>;
   struct tail {
     double a, x, p;
@@ -215,8 +216,8 @@ TEST_CASE_TEMPLATE("gammainc, gammaincc: far tails are exactly 0 and 1, in packe
   std::vector<double> av, xv;
   for (const tail& t : tails)
     for (int k = 0; k < 4; ++k) {
-      av.push_back(k == 1 ? t.a : fill[k % 3][0]);
-      xv.push_back(k == 1 ? t.x : fill[k % 3][1]);
+      av.push_back(k == 1 ? t.a : fill[k == 0 ? 0 : k - 1][0]);
+      xv.push_back(k == 1 ? t.x : fill[k == 0 ? 0 : k - 1][1]);
     }
   const auto a = from_vector<T>(av), x = from_vector<T>(xv);
   tl::tensor<T, 1> p = ts::gammainc(a, x), q = ts::gammaincc(a, x);
