@@ -3,7 +3,9 @@
 #define TL_AUTOGRAD 1
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <tl/tensor.hpp>
 
@@ -127,6 +129,64 @@ TEST_CASE("special points: prod with zeros, norm at zero, max ties, cumprod with
     CHECK(w.grad()(1) == 0.0);
   }
   CHECK(ag::gradcheck([](const X& v) { return tl::cumprod(v, 0); }, x));
+}
+
+TEST_CASE_TEMPLATE("cumprod with zeros: the vector-Jacobian product against its definition", V, double, tl::complex<double>) {
+  // grad x_k = sum_{j >= k} g_j conj(prod_{i <= j, i != k} x_i) along the scanned dim, from the
+  // definition (an O(n^2) loop here); slices with no zero, one zero (first, inner, last) and
+  // several, along each dim of a [3, 4, 6] tensor, with a random cotangent.
+  using X = tl::tensor<V, 3>;
+  const auto mk = [](double re, double im) {
+    if constexpr (std::is_same_v<V, double>) return V(re + 0 * im);
+    else return V(re, im);
+  };
+  const auto cj = [](const V& v) {
+    if constexpr (std::is_same_v<V, double>) return v;
+    else return tl::conj(v);
+  };
+  X x(tl::shape_t<3>{3, 4, 6}), g(tl::shape_t<3>{3, 4, 6});
+  std::uint32_t s = 11;
+  const auto u = [&s] {
+    s = s * 1664525u + 1013904223u;
+    return static_cast<double>(s >> 8) / 16777216.0 * 2 - 1;
+  };
+  for (tl::index_t a = 0; a < 3; ++a)
+    for (tl::index_t b = 0; b < 4; ++b)
+      for (tl::index_t c = 0; c < 6; ++c) {
+        x(a, b, c) = mk(u() + (u() > 0 ? 0.5 : -0.5), u());
+        g(a, b, c) = mk(u(), u());
+      }
+  for (const auto& [a, b, c] : std::initializer_list<std::array<tl::index_t, 3>>{
+           {0, 0, 0}, {0, 1, 3}, {0, 2, 5}, {1, 0, 2}, {1, 0, 4}, {2, 3, 0}, {2, 3, 1}, {2, 3, 5}, {1, 2, 3}})
+    x(a, b, c) = mk(0, 0);
+  for (int d = 0; d < 3; ++d) {
+    auto v = X(x.clone()).requires_grad_();
+    X y = tl::cumprod(v, d);
+    y.backward(g);
+    const tl::index_t n = x.shape()[static_cast<std::size_t>(d)];
+    double worst = 0;
+    for (tl::index_t a = 0; a < 3; ++a)
+      for (tl::index_t b = 0; b < 4; ++b)
+        for (tl::index_t c = 0; c < 6; ++c) {
+          std::array<tl::index_t, 3> at{a, b, c};
+          const tl::index_t k = at[static_cast<std::size_t>(d)];
+          V want = mk(0, 0);
+          for (tl::index_t j = k; j < n; ++j) {
+            V p = mk(1, 0);
+            for (tl::index_t i = 0; i <= j; ++i) {
+              if (i == k) continue;
+              at[static_cast<std::size_t>(d)] = i;
+              p = p * x(at[0], at[1], at[2]);
+            }
+            at[static_cast<std::size_t>(d)] = j;
+            want = want + g(at[0], at[1], at[2]) * cj(p);
+          }
+          const V e = v.grad()(a, b, c) - want;
+          if constexpr (std::is_same_v<V, double>) worst = std::max(worst, std::fabs(e));
+          else worst = std::max(worst, tl::abs(e));
+        }
+    CHECK_MESSAGE(worst <= 1e-13, "dim " << d << ": " << worst);
+  }
 }
 
 TEST_CASE("gradcheck: matmul with batch broadcasting and 1-D operands") {

@@ -4,8 +4,7 @@
 // batched rule (fused elementwise expressions of real, complex and mixed dtypes, sum, mean, prod,
 // amax / amin, var, std, norm, logsumexp, softmax, log_softmax, cumsum, cumprod, cat, matmul with
 // and without batch dims, expand, conj and the other views, max / min with indices, gather,
-// index_select, sort, topk, scatter and scatter_add) and nodes that run cotangent by cotangent
-// (cumprod of an input with zeros). grad_batched (any batch of grad_outputs) is checked against grad row by row. Nothing here
+// index_select, sort, topk, scatter and scatter_add, cumprod of an input with zeros). grad_batched (any batch of grad_outputs) is checked against grad row by row. Nothing here
 // records the backward pass, so this file builds at TL_AUTOGRAD 1 (less code to compile); the
 // vectorized hessian and jacobian with create_graph are in vectorized_higher_test.cpp.
 #define TL_AUTOGRAD 1
@@ -121,6 +120,27 @@ TEST_CASE("vectorized jacobian through reductions, softmax, matmul, views and ca
   xz(0, 0) = 0.0;
   check_same(ag::jacobian([](const M2& v) { return M2(tl::cumprod(v, 1)); }, xz, vec_on),
              ag::jacobian([](const M2& v) { return M2(tl::cumprod(v, 1)); }, xz), 1e-14);
+  {
+    // cumprod with zeros (its batched rule): against the Jacobian's definition, along each dim,
+    // with slices of no zero, a leading zero, an inner one and two
+    M2 xw = x.clone();
+    xw(0, 0) = xw(1, 2) = xw(2, 1) = xw(2, 3) = 0.0;
+    for (int d = 0; d < 2; ++d) {
+      const auto jv = ag::jacobian([d](const M2& v) { return M2(tl::cumprod(v, d)); }, xw, vec_on);
+      const tl::index_t r = xw.shape()[0], c = xw.shape()[1];
+      M2 want(tl::shape_t<2>{r * c, r * c});
+      want = 0.0;
+      for (tl::index_t a = 0; a < r; ++a)
+        for (tl::index_t b = 0; b < c; ++b)      // output y(a, b)
+          for (tl::index_t k = 0; k <= (d == 0 ? a : b); ++k) {  // input at position k of its slice
+            double p = 1;
+            for (tl::index_t i = 0; i <= (d == 0 ? a : b); ++i)
+              if (i != k) p *= d == 0 ? xw(i, b) : xw(a, i);
+            want(a * c + b, d == 0 ? k * c + b : a * c + k) = p;
+          }
+      check_same(jv.contiguous().reshape(want.shape()), want, 1e-14);
+    }
+  }
   check_jacobian([](const M2& v) { return M2(tl::prod(v, 1, tl::keepdim) * v); }, x);
   // prod, amax / amin, var, std, norm and logsumexp (batched rule: the batch times a local factor)
   check_jacobian([](const M2& v) { return tl::prod(v, 0); }, x);

@@ -251,4 +251,73 @@ TEST_CASE_TEMPLATE("orthogonal polynomials: packets with a degree per lane agree
   TL_POLY_FUNCTIONS(TL_CHECK_LANES)
 #undef TL_CHECK_LANES
 }
+
+namespace {
+/// P_n(y) of kind k by the textbook three-term recurrences in long double (range to 1e4932, so
+/// values beyond double's range come out finite here and overflow only when rounded to T).
+long double poly_reference(kind k, long double y, long n) {
+  if (n == 0) return 1;
+  long double p = 1, q = k == kind::t || k == kind::he || k == kind::p ? y
+                         : k == kind::u || k == kind::h               ? 2 * y
+                         : k == kind::v                               ? 2 * y - 1
+                         : k == kind::w                               ? 2 * y + 1
+                                                                      : 1 - y;
+  for (long j = 1; j < n; ++j) {
+    const long double jd = static_cast<long double>(j);
+    const long double r = k == kind::h    ? 2 * y * q - 2 * jd * p
+                          : k == kind::he ? y * q - jd * p
+                          : k == kind::l  ? ((2 * jd + 1 - y) * q - jd * p) / (jd + 1)
+                          : k == kind::p  ? ((2 * jd + 1) * y * q - jd * p) / (jd + 1)
+                                          : 2 * y * q - p;
+    p = q;
+    q = r;
+  }
+  return q;
+}
+}  // namespace
+
+TEST_CASE_TEMPLATE("orthogonal polynomials: values beyond the range past the largest zero are +-inf", T, float, double) {
+  // Past the largest zero every term of the recurrence has the leading term's sign and grows, so
+  // once a term overflows the value does too, and the recurrence's next step is inf - inf: the
+  // result must be +-inf with the sign of c_n x^n (torch 1.13 returns NaN), and finite values
+  // must stay accurate. The reference is a long double recurrence; at x = +-inf it is taken at
+  // +-1e310 (finite in long double), which gives the limit's sign.
+  const double big[] = {1e20, 1e31, 1e40, 1e100, 1e154, 1e200, 1e300, std::numeric_limits<double>::max(),
+                        3.0e38, 3.4028234663852886e38, 1.9e19, std::numeric_limits<double>::infinity()};
+  std::vector<double> xs;
+  for (const double b : big) xs.insert(xs.end(), {b, -b});
+  const tl::index_t len = static_cast<tl::index_t>(xs.size()) * 12;
+  tl::tensor<T, 1> x(tl::shape_t<1>{len}), n(tl::shape_t<1>{len});
+  for (tl::index_t i = 0; i < len; ++i) {
+    x(i) = static_cast<T>(xs[static_cast<std::size_t>(i / 12)]);
+    n(i) = static_cast<T>(1 + i % 12);
+  }
+  const double tol = std::is_same_v<T, float> ? 0x1p-22 : 1e-13;
+  const auto check = [&](auto fn, auto factory, kind k, bool shifted, const char* name) {
+    tl::tensor<T, 1> lanes = factory(x, n);  // a degree per lane
+    int bad = 0, overflowed = 0;
+    for (long deg = 1; deg <= 12; ++deg) {
+      tl::tensor<T, 1> one = factory(x, static_cast<T>(deg));  // packets of one degree
+      for (tl::index_t i = deg - 1; i < len; i += 12) {
+        const long double xv = static_cast<long double>(x(i));
+        const long double xr = std::isinf(xv) ? std::copysign(1e310L, xv) : xv;
+        const T want = static_cast<T>(poly_reference(k, shifted ? 2 * xr - 1 : xr, deg));
+        overflowed += std::isinf(want);
+        for (const T got : {lanes(i), one(i), static_cast<T>(fn(x(i), n(i)))}) {
+          const bool ok = std::isinf(want) ? got == want
+                                           : std::fabs(static_cast<long double>(got) - want) <= tol * std::fabs(static_cast<long double>(want));
+          if (!ok && bad++ < 3)
+            MESSAGE(name << ": x = " << static_cast<double>(x(i)) << ", n = " << deg << ": got " << static_cast<double>(got)
+                         << ", reference " << static_cast<double>(want));
+        }
+      }
+    }
+    CHECK_MESSAGE(bad == 0, name);
+    CHECK(overflowed > 20);  // the cases above do reach the overflow
+  };
+#define TL_CHECK_OVERFLOW(NAME, K, S) \
+  check(ts::detail::poly_fn<kind::K, S>{}, [](const auto& a, const auto& b) { return tl::tensor<T, 1>(ts::NAME(a, b)); }, kind::K, S, #NAME);
+  TL_POLY_FUNCTIONS(TL_CHECK_OVERFLOW)
+#undef TL_CHECK_OVERFLOW
+}
 #undef TL_POLY_FUNCTIONS

@@ -138,6 +138,40 @@ TL_INLINE std::array<D, H> poly_recurrence_n(const std::array<D, H>& x, const st
   if constexpr (Lanes) return res;
   else return q;
 }
+/// The recurrence's value past its overflow. Beyond the largest zero of the degree-n polynomial
+/// (|y| above Szegő's bound: 1 for the Chebyshev kinds and Legendre, sqrt(2n + 1) for H,
+/// sqrt(4n + 2) for He, 4n + 2 for Laguerre), every term of the recurrence has the sign of its
+/// leading term c_k y^k and its magnitude grows with the degree, so once a term overflows the value
+/// is beyond the range too, while the next step forms inf - inf. There a NaN r becomes +-inf with
+/// the sign of c_n y^n: sign(y)^n, times (-1)^n for Laguerre (c_n = (-1)^n / n!). Other lanes pass
+/// through (torch's recurrences return the NaN). V is a double or a packet of doubles; nv the
+/// degree (an integer >= 1).
+template <poly_kind K, class V>
+TL_HDI V poly_past_overflow(const V& y, const V& nv, const V& r) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  // Szegő's bound on the largest zero, from t = 2n + 1 (H), 4n + 2 (He, L) or 1 (the others)
+  constexpr double tm = K == poly_kind::h ? 2 : (K == poly_kind::he || K == poly_kind::l) ? 4 : 0;
+  constexpr double tc = K == poly_kind::h ? 1 : (K == poly_kind::he || K == poly_kind::l) ? 2 : 1;
+  constexpr bool root = K == poly_kind::h || K == poly_kind::he;
+  if constexpr (is_scalar_v<V>) {
+    if (!std::isnan(r)) return r;
+    const double t = nv * tm + tc;
+    if (!(std::fabs(y) > (root ? std::sqrt(t) : t))) return r;
+    const bool odd = static_cast<long long>(nv) % 2 != 0;
+    const bool neg = odd && (K == poly_kind::l ? y > 0 : y < 0);
+    return neg ? -inf : inf;
+  } else {
+    auto bad = xsimd::isnan(r);
+    if (!xsimd::any(bad)) return r;
+    const V t = nv * V(tm) + V(tc);
+    bad = bad && xsimd::abs(y) > (root ? xsimd::sqrt(t) : t);
+    const V half = nv * V(0.5);
+    const auto odd = xsimd::floor(half) != half;
+    const auto neg = odd && (K == poly_kind::l ? y > V(0) : y < V(0));
+    return xsimd::select(bad, xsimd::select(neg, V(-inf), V(inf)), r);
+  }
+}
+
 /// poly_recurrence_lanes on one packet.
 template <poly_kind K, class D>
 TL_INLINE D poly_recurrence_lanes(const D& x, const D& nv, long long nmax) {
@@ -175,7 +209,7 @@ TL_HDI double poly_eval(double x, double nd) {
   if constexpr (K == poly_kind::l) {
     if (x == 0) return 1;
   }
-  return poly_recurrence<K>(x, n);
+  return poly_past_overflow<K>(x, static_cast<double>(n), poly_recurrence<K>(x, n));
 }
 
 /// acos(y) on a packet of doubles, |y| <= 1, to about half an ULP (xsimd's acos is 1.2 ULP, and
@@ -218,6 +252,7 @@ TL_INLINE D chebyshev_packet(const D& y, const D& nv, long long n) {
   if (xsimd::any(rec)) {
     if constexpr (Mixed) res = poly_recurrence_lanes<K>(y, nv, static_cast<long long>(lane_max(xsimd::select(rec, nv, D(1)))));
     else res = poly_recurrence<K>(y, n);
+    res = poly_past_overflow<K>(y, nv, res);
   }
   if (xsimd::any(trig)) {
     const D th = acos_packet(y);
@@ -274,7 +309,8 @@ struct poly_fn : lanewise_binary<poly_fn<K, Shifted>> {
     std::array<D, H> res;
     if constexpr (H == 1) res[0] = poly_recurrence<K>(y[0], n);
     else res = poly_recurrence_n<K, false>(y, y, n);
-    for (std::size_t h = 0; h < H; ++h) res[h] = xsimd::select(xsimd::isnan(y[h]), y[h], res[h]);
+    const D nv(static_cast<double>(n));
+    for (std::size_t h = 0; h < H; ++h) res[h] = xsimd::select(xsimd::isnan(y[h]), y[h], poly_past_overflow<K>(y[h], nv, res[h]));
     return res;
   }
   /// Packets with a degree per lane, as H double packets (a float packet's halves run together).
@@ -297,6 +333,7 @@ struct poly_fn : lanewise_binary<poly_fn<K, Shifted>> {
       for (std::size_t h = 0; h < H; ++h) res[h] = chebyshev_packet<K, true>(y[h], nv[h], 0);
     } else {
       res = poly_recurrence_n<K, true>(y, nv, static_cast<long long>(nmax));
+      for (std::size_t h = 0; h < H; ++h) res[h] = poly_past_overflow<K>(y[h], nv[h], res[h]);
     }
     for (std::size_t h = 0; h < H; ++h) {
       res[h] = xsimd::select(nv[h] == D(0), D(1), res[h]);

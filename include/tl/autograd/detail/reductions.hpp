@@ -351,7 +351,67 @@ tensor<V, R> reverse_cumsum(const tensor<V, R>& g, std::size_t d) {
   return out;
 }
 
-/// Vectorized backward of softmax, log_softmax, cumsum and cumprod (an input without zeros): every
+/// cumprod's vector-Jacobian product along one slice of n elements with zeros, exact and O(n)
+/// (torch's rule): with z the first zero, grad_k = (sum_{k <= j < z} g_j conj(y_j)) / conj(x_k) for
+/// k < z (those x_k are nonzero), grad_z = sum_{j >= z} g_j conj(prod_{i <= j, i != z} x_i), and 0
+/// beyond z (each product there holds x_z). x, g and out step by their own strides.
+template <class V>
+void cumprod_vjp_slice(const V* x, index_t xs, const V* g, index_t gs, V* out, index_t os, index_t n) {
+  const auto c = [](const V& v) {
+    if constexpr (is_complex_v<V>) return tl::conj(v);
+    else return v;
+  };
+  index_t z = 0;
+  while (z < n && !(x[z * xs] == V(0))) ++z;
+  V pre(1);  // y_{z-1}
+  for (index_t j = 0; j < z; ++j) {
+    pre = pre * x[j * xs];
+    out[j * os] = g[j * gs] * c(pre);  // g_j conj(y_j), summed from the end below
+  }
+  V acc(0);
+  for (index_t k = z; k-- > 0;) {
+    acc = acc + out[k * os];
+    out[k * os] = acc / c(x[k * xs]);
+  }
+  if (z == n) return;
+  V run = pre, sum = g[z * gs] * c(run);
+  for (index_t j = z + 1; j < n; ++j) {
+    run = run * x[j * xs];
+    sum = sum + g[j * gs] * c(run);
+    out[j * os] = V(0);
+  }
+  out[z * os] = sum;
+}
+
+/// cumprod's exact vector-Jacobian product for an input x with zeros, along dim dx of x and dim dg
+/// of g (Rg = Rx + 1: g holds a batch of cotangents in front, each using x's slices). Host code
+/// (device tensors are staged through the host); never records.
+template <class V, std::size_t Rg, std::size_t Rx>
+tensor<V, Rg> cumprod_vjp_zeros(const tensor<V, Rg>& g, const tensor<V, Rx>& x, std::size_t dg, std::size_t dx) {
+  const tensor<V, Rx> xh = x.contiguous().cpu();  // conjugate views resolved
+  const tensor<V, Rg> gh = g.contiguous().cpu();
+  tensor<V, Rg> out(g.shape());
+  const index_t n = g.shape()[dg];
+  const index_t xstep = xh.strides()[dx], gstep = gh.strides()[dg], ostep = out.strides()[dg];
+  // every slice of g: its offset in g and out, and the offset of its slice of x
+  const index_t slices = n ? g.numel() / n : 0;
+  for (index_t sidx = 0; sidx < slices; ++sidx) {
+    index_t rem = sidx, goff = 0, ooff = 0, xoff = 0;
+    for (std::size_t q = Rg; q-- > 0;) {
+      if (q == dg) continue;
+      const index_t ext = g.shape()[q], i = rem % ext;
+      rem /= ext;
+      goff += i * gh.strides()[q];
+      ooff += i * out.strides()[q];
+      if (q >= Rg - Rx) xoff += i * xh.strides()[q - (Rg - Rx)];  // x's dim (a batch dim has none)
+    }
+    cumprod_vjp_slice(xh.data() + xoff, xstep, gh.data() + goff, gstep, out.data() + ooff, ostep, n);
+  }
+  return out.to(g.device());
+}
+
+/// Vectorized backward of softmax, log_softmax, cumsum and cumprod (an input without zeros; with
+/// zeros: cumprod_vjp_zeros): every
 /// cotangent of gb = [batch] ++ shape at once, along dim d + 1, by the same formulas as the plain
 /// rules. x: the input, y: the result (softmax, log_softmax, cumprod).
 template <dim_kind K, class V, std::size_t R>
@@ -430,39 +490,18 @@ tensor<value_of<E>, rank_of<E>> record_dim_op(F fwd, const E& e, index_t dim) {
         const row_layout<R> lay(x.shape(), last);
         return std::make_tuple(lay.from_rows(cumprod_vjp_recorded(lay.to_rows(x), lay.to_rows(g))));
       }
-      // Exact O(n^2) per slice when zeros are present.
+      // Exact, O(n) per slice, when zeros are present.
       no_grad guard;
-      const tensor<V, R> xc = x.detach().transpose(di, -1).contiguous();
-      const tensor<V, R> gc = g.transpose(di, -1).contiguous();
-      tensor<V, R> out(xc.shape());
-      const index_t n = xc.shape()[R - 1];
-      const index_t rows = n ? xc.numel() / n : 0;
-      const V* xp = xc.data();
-      const V* gp = gc.data();
-      V* op = out.data();
-      for (index_t r = 0; r < rows; ++r) {
-        for (index_t k = 0; k < n; ++k) {
-          V acc = V(0), pre = V(1);
-          for (index_t i = 0; i < k; ++i) pre = pre * xp[r * n + i];
-          V run = pre;  // prod_{i <= j, i != k} x_i for j = k
-          for (index_t j = k; j < n; ++j) {
-            if (j > k) run = run * xp[r * n + j];
-            if constexpr (is_complex_v<V>) acc = acc + gp[r * n + j] * tl::conj(run);
-            else acc = acc + gp[r * n + j] * run;
-          }
-          op[r * n + k] = acc;
-        }
-      }
-      return std::make_tuple(tensor<V, R>(out.transpose(di, -1).contiguous()));
+      return std::make_tuple(cumprod_vjp_zeros<V, R, R>(g, x.detach(), d, d));
     }
   };
-  // Vectorized backward: every cotangent at once; cumprod of an input with zeros declines (its exact
-  // rule then runs once per cotangent).
+  // Vectorized backward: every cotangent at once (cumprod of an input with zeros by the exact rule,
+  // each slice of x serving every cotangent).
   auto bbw = [keep, d](const tensor<V, R + 1>& gb, const std::tuple<tensor<V, R>>& in, const tensor<V, R>& res,
                        const std::array<bool, 1>&) -> std::optional<std::tuple<tensor<V, R + 1>>> {
     const auto& x = std::get<0>(in);
     if constexpr (K == dim_kind::cumprod) {
-      if (tl::any_of(x.detach() == 0).item()) return std::nullopt;
+      if (tl::any_of(x.detach() == 0).item()) return std::make_tuple(cumprod_vjp_zeros<V, R + 1, R>(gb, x.detach(), d + 1, d));
     }
     return std::make_tuple(dim_op_batched<K, V, R>(gb, x, res, keep, d));
   };
