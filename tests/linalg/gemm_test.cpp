@@ -154,6 +154,49 @@ TEST_CASE("gemm: alpha, beta and a strided C through the detail interface") {
   CHECK(ck[0] == 1.5);
 }
 
+// Every width of the last column panel: the register tile is NR = NV packets wide, and a last
+// panel of at most one or two packets runs a narrower kernel over the same packed panel. k spans
+// two k blocks, so the second block accumulates onto C (beta = 1) in each kernel; m = 7 adds a
+// one-row edge tile. alpha and beta are not 1 / 0, and C starts with values.
+template <class T>
+void check_panel_widths() {
+  using tr = tl::linalg::detail::gemm_traits<T>;
+  constexpr index_t W = tr::W, NR = tr::NR;
+  CAPTURE(sizeof(T));
+  CAPTURE(NR);
+  const index_t m = 7, k = tr::KC + 8;
+  std::vector<index_t> widths{1, W - 1, W, W + 1, 2 * W - 1, 2 * W, 2 * W + 1, NR - 1, NR, NR + 1, NR + W, NR + 2 * W + 1, 2 * NR + 1};
+  const auto a = random_tensor<T, 2>({m, k}, 21);
+  const T alpha = T(0.75), beta = T(-0.5);
+  for (const index_t n : widths) {
+    if (n < 1) continue;
+    CAPTURE(n);
+    const auto b = random_tensor<T, 2>({k, n}, static_cast<std::uint64_t>(100 + n));
+    const auto c0 = random_tensor<T, 2>({m, n}, static_cast<std::uint64_t>(200 + n));
+    std::vector<T> c(c0.data(), c0.data() + c0.numel());
+    tl::linalg::detail::gemm<T>(m, n, k, alpha, {a.data(), k, 1}, {b.data(), n, 1}, beta, c.data(), n, 1);
+    ld worst = 0;
+    for (index_t i = 0; i < m; ++i)
+      for (index_t j = 0; j < n; ++j) {
+        ld acc = 0, mag = 0;
+        for (index_t p = 0; p < k; ++p) {
+          acc += static_cast<ld>(a(i, p)) * static_cast<ld>(b(p, j));
+          mag += std::abs(static_cast<ld>(a(i, p)) * static_cast<ld>(b(p, j)));
+        }
+        const ld want = static_cast<ld>(alpha) * acc + static_cast<ld>(beta) * static_cast<ld>(c0(i, j));
+        const ld scale = static_cast<ld>(alpha) * mag + std::abs(static_cast<ld>(beta) * static_cast<ld>(c0(i, j)));
+        worst = std::max(worst, std::abs(static_cast<ld>(c[static_cast<std::size_t>(i * n + j)]) - want) /
+                                    (std::max<ld>(scale, 1e-30L) * eps_of<T>() * static_cast<ld>(k)));
+      }
+    CHECK(worst <= 2);
+  }
+}
+
+TEST_CASE("gemm: every width of the last column panel, two k blocks, alpha and beta") {
+  check_panel_widths<float>();
+  check_panel_widths<double>();
+}
+
 TEST_CASE("gemm: batched products with broadcasting, one thread and two") {
   for (int threads : {1, 2}) {
     tl::set_num_threads(threads);

@@ -121,6 +121,20 @@ void gemm_small(index_t m, index_t n, index_t k, T alpha, mat_ref<T> a, mat_ref<
   }
 }
 
+/// One MR x NR tile of a real product: the NV-packet kernel, or for the last panel of a wide tile
+/// (nr columns of NR) the narrowest kernel that covers nr (it reads the panel's rows of NR reals),
+/// so that a partial panel does not cost a whole tile's FMAs.
+template <class R, int MR, int NV, int NR>
+TL_INLINE void gemm_real_tile(index_t nr, index_t kc, const R* a, const R* b, const R* alpha_beta, R* c, index_t rsc,
+                              index_t csc, index_t mr) {
+  constexpr int W = NR / NV;
+  if constexpr (NV > 2) {
+    if (nr <= W) return gemm_ukernel_real<R, MR, 1, NR>(kc, a, b, alpha_beta, c, rsc, csc, mr, nr);
+    if (nr <= 2 * W) return gemm_ukernel_real<R, MR, 2, NR>(kc, a, b, alpha_beta, c, rsc, csc, mr, nr);
+  }
+  gemm_ukernel_real<R, MR, NV, NR>(kc, a, b, alpha_beta, c, rsc, csc, mr, nr);
+}
+
 /// Packed-buffer owners, one per thread and dtype.
 template <class R>
 aligned_buffer<R>& gemm_a_buffer() {
@@ -193,7 +207,7 @@ void gemm_packed(index_t m, index_t n, index_t k, T alpha, mat_ref<T> a, mat_ref
             if constexpr (is_complex_v<T>)
               gemm_ukernel_cplx<R, MR, tr::NV>(kc, ap, bp, beta_k, cb0 + ir * rsc, rsc, csc, mr, nr);
             else
-              gemm_ukernel_real<R>(kc, ap, bp, alpha_beta, cb0 + ir * rsc, rsc, csc, mr, nr);
+              gemm_real_tile<R, MR, tr::NV, NR>(nr, kc, ap, bp, alpha_beta, cb0 + ir * rsc, rsc, csc, mr);
           }
         }
       };

@@ -7,8 +7,9 @@
 /// C = alpha * tile + beta * C for the mr x nr corner that exists.
 ///
 /// Real types: MR = 6 rows by NR = 2 packets (6 x 16 floats or 6 x 8 doubles with AVX2): 12
-/// accumulators, 2 packets of B and one broadcast of A (15 of 16 AVX2 registers). The shape is
-/// written in terms of the packet width W, so an AVX-512 build gets 6 x 32 / 6 x 16 tiles.
+/// accumulators, 2 packets of B and one broadcast of A (15 of 16 AVX2 registers). With AVX-512's
+/// 32 registers the tile is 6 rows by 4 packets (6 x 64 floats, 6 x 32 doubles; see
+/// gemm_traits). The shape is written in terms of the packet width W.
 ///
 /// Complex types use split panels (the real parts of a panel row, then the imaginary parts) and
 /// 6 rows by 1 packet of complex columns: per row one packet of real and one of imaginary parts,
@@ -27,21 +28,36 @@ namespace tl::linalg::detail {
 template <class R>
 using packet_t = xsimd::batch<R, xsimd::default_arch>;
 
+/// Registers per thread for vectors: 32 with AVX-512, else 16 (AVX2, SSE, NEON builds).
+#if defined(__AVX512F__)
+inline constexpr int gemm_vector_registers = 32;
+#else
+inline constexpr int gemm_vector_registers = 16;
+#endif
+
 /// Blocking parameters for one dtype (R is its real type).
+///
+/// Real types take 6 rows by 2 packets with 16 vector registers (12 accumulators) and 6 rows by
+/// 4 packets with 32 (24 accumulators, 4 packets of B, one broadcast). The wider tile halves the
+/// broadcasts of A per FMA: with an A micro-panel streamed from L2 once per B micro-panel, those
+/// loads are what the 6 x 2 tile waited on. It also makes the B micro-panel (kc x NR) larger than
+/// L1, so it is read from L2 as well; a longer kc (512) then amortizes the C tile's load and
+/// store, and the A block (mc x kc, about 500 KiB) still fits half of a 1 MiB L2.
 template <class T>
 struct gemm_traits {
   using R = real_t<T>;
   static constexpr bool cplx = is_complex_v<T>;
+  static constexpr bool wide = !cplx && gemm_vector_registers >= 32;
   static constexpr int W = static_cast<int>(packet_t<R>::size);
   static constexpr int MR = 6;
-  static constexpr int NV = cplx ? 1 : 2;  // packets per tile row
-  static constexpr int NR = NV * W;        // columns of C per tile (complex columns when cplx)
-  static constexpr int CF = cplx ? 2 : 1;  // reals per element in a packed panel
-  // kc * NR * CF reals of B stay in L1 (<= 16 KiB), an mc x kc block of A in L2, a kc x nc
-  // block of B in L3.
-  static constexpr index_t KC = cplx ? 128 : 256;
-  static constexpr index_t MC = sizeof(R) == 4 ? 144 : 72;
-  static constexpr index_t NC = (4096 / NR) * NR;
+  static constexpr int NV = cplx ? 1 : wide ? 4 : 2;  // packets per tile row
+  static constexpr int NR = NV * W;                   // columns of C per tile (complex columns when cplx)
+  static constexpr int CF = cplx ? 2 : 1;             // reals per element in a packed panel
+  // 16 registers: kc * NR * CF reals of B stay in L1 (<= 16 KiB with AVX2), an mc x kc block of A
+  // in L2, a kc x nc block of B in L3. 32 registers: see above. MC is a multiple of MR.
+  static constexpr index_t KC = cplx ? 128 : wide ? 512 : 256;
+  static constexpr index_t MC = wide ? (sizeof(R) == 4 ? 252 : 126) : (sizeof(R) == 4 ? 144 : 72);
+  static constexpr index_t NC = ((wide ? 2048 : 4096) / NR) * NR;
 };
 
 /// C(mr x nr, strides rsc/csc) = alpha * tile + beta * C, tile row-major MR x NR; beta == 0 never
@@ -57,58 +73,55 @@ TL_INLINE void gemm_store_tile_scalar(const R* tile, index_t mr, index_t nr, R a
     }
 }
 
-/// Real micro-kernel (see the file comment): 6 rows x 2 packets. The accumulators are named
-/// variables rather than an array, and alpha and beta are read through a pointer after the loop,
-/// so that GCC keeps all twelve accumulators in registers (scalars live across the loop would
-/// take two of the sixteen AVX2 registers).
-template <class R>
+/// Real micro-kernel (see the file comment): MR rows x NV packets of C, reading rows of BS reals
+/// from the B panel (BS = NV * W, or wider when a narrower kernel serves the last, partial panel
+/// of a wide one). alpha and beta are read through a pointer after the loop, so that no scalar
+/// lives across it (GCC would keep it in a vector register, which AVX2's sixteen cannot spare).
+template <class R, int MR, int NV, int BS = NV * static_cast<int>(packet_t<R>::size)>
 void gemm_ukernel_real(index_t kc, const R* __restrict a, const R* __restrict b, const R* alpha_beta, R* c,
                        index_t rsc, index_t csc, index_t mr, index_t nr) {
   using P = packet_t<R>;
   constexpr int W = static_cast<int>(P::size);
-  constexpr int MR = 6, NR = 2 * W;
+  constexpr int NR = NV * W;
   // The tile of C is written after the loop: start fetching it now.
+#pragma GCC unroll 16
   for (int r = 0; r < MR; ++r) {
     __builtin_prefetch(c + r * rsc, 1);
     __builtin_prefetch(c + r * rsc + NR - 1, 1);
   }
-  P c00(R(0)), c01(R(0)), c10(R(0)), c11(R(0)), c20(R(0)), c21(R(0));
-  P c30(R(0)), c31(R(0)), c40(R(0)), c41(R(0)), c50(R(0)), c51(R(0));
+  P acc[MR][NV];
+#pragma GCC unroll 16
+  for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) acc[r][j] = P(R(0));
 #pragma GCC unroll 4
   for (index_t p = 0; p < kc; ++p) {
-    const P b0 = P::load_aligned(b), b1 = P::load_aligned(b + W);
-    P av(a[0]);
-    c00 = tl::detail::simd_fma(av, b0, c00);
-    c01 = tl::detail::simd_fma(av, b1, c01);
-    av = P(a[1]);
-    c10 = tl::detail::simd_fma(av, b0, c10);
-    c11 = tl::detail::simd_fma(av, b1, c11);
-    av = P(a[2]);
-    c20 = tl::detail::simd_fma(av, b0, c20);
-    c21 = tl::detail::simd_fma(av, b1, c21);
-    av = P(a[3]);
-    c30 = tl::detail::simd_fma(av, b0, c30);
-    c31 = tl::detail::simd_fma(av, b1, c31);
-    av = P(a[4]);
-    c40 = tl::detail::simd_fma(av, b0, c40);
-    c41 = tl::detail::simd_fma(av, b1, c41);
-    av = P(a[5]);
-    c50 = tl::detail::simd_fma(av, b0, c50);
-    c51 = tl::detail::simd_fma(av, b1, c51);
+    P bv[NV];
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) bv[j] = P::load_aligned(b + j * W);
+#pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r) {
+      const P av(a[r]);
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) acc[r][j] = tl::detail::simd_fma(av, bv[j], acc[r][j]);
+    }
     a += MR;
-    b += NR;
+    b += BS;
   }
-  const P acc[MR][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}, {c40, c41}, {c50, c51}};
   const R alpha = alpha_beta[0], beta = alpha_beta[1];
   if (mr == MR && nr == NR && csc == 1) {
     const P va(alpha);
     if (beta == R(0)) {
+#pragma GCC unroll 16
       for (int r = 0; r < MR; ++r)
-        for (int j = 0; j < 2; ++j) (acc[r][j] * va).store_unaligned(c + r * rsc + j * W);
+#pragma GCC unroll 4
+        for (int j = 0; j < NV; ++j) (acc[r][j] * va).store_unaligned(c + r * rsc + j * W);
     } else {
       const P vb(beta);
+#pragma GCC unroll 16
       for (int r = 0; r < MR; ++r)
-        for (int j = 0; j < 2; ++j) {
+#pragma GCC unroll 4
+        for (int j = 0; j < NV; ++j) {
           R* cp = c + r * rsc + j * W;
           tl::detail::simd_fma(acc[r][j], va, P::load_unaligned(cp) * vb).store_unaligned(cp);
         }
@@ -116,8 +129,10 @@ void gemm_ukernel_real(index_t kc, const R* __restrict a, const R* __restrict b,
     return;
   }
   alignas(64) R tile[MR * NR];
+#pragma GCC unroll 16
   for (int r = 0; r < MR; ++r)
-    for (int j = 0; j < 2; ++j) acc[r][j].store_aligned(tile + r * NR + j * W);
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) acc[r][j].store_aligned(tile + r * NR + j * W);
   gemm_store_tile_scalar<R, MR, NR>(tile, mr, nr, alpha, beta, c, rsc, csc);
 }
 
