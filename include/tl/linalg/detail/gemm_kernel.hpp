@@ -83,6 +83,8 @@ void gemm_ukernel_real(index_t kc, const R* __restrict a, const R* __restrict b,
   using P = packet_t<R>;
   constexpr int W = static_cast<int>(P::size);
   constexpr int NR = NV * W;
+  static_assert(NV >= 1 && NV <= 4, "tl: the real GEMM kernel unrolls at most 4 packets per tile row");
+  static_assert(BS >= NR, "tl: a GEMM kernel reads B panel rows at least as wide as its tile");
   // The tile of C is written after the loop: start fetching it now.
 #pragma GCC unroll 16
   for (int r = 0; r < MR; ++r) {
