@@ -1,6 +1,7 @@
 // tl::linalg: GEMM and factorizations against OpenBLAS (BLAS and its LAPACK) and Eigen.
 //
-//   gemm:  C = A B for square float / double matrices of n = 256, 1024, 2048 (row-major), with
+//   gemm:  C = A B for square float / double matrices of n = 256, 1024, 2048 and complex float /
+//          double of n = 256, 512, 1024 (row-major, cblas_?gemm / cblas_[cz]gemm), with
 //          1 and 2 threads (tl::set_num_threads, openblas_set_num_threads, Eigen::setNbThreads;
 //          Eigen is built without OpenMP here, so its products are single-threaded anyway).
 //          tl is timed through tl::matmul (which allocates its result), OpenBLAS through
@@ -17,7 +18,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <complex>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include <tl/tensor.hpp>
@@ -92,13 +95,23 @@ void set_threads(int t) {
 #endif
 }
 
+// Entries uniform in [-0.5, 0.5); a complex entry takes two consecutive draws (real, imaginary).
 template <class T>
 tl::tensor<T, 2> random_matrix(index_t n, unsigned seed) {
   tl::tensor<T, 2> a(tl::shape_t<2>{n, n});
   unsigned s = seed;
-  for (index_t i = 0; i < n * n; ++i) {
+  const auto draw = [&s] {
     s = s * 1664525u + 1013904223u;
-    a.data()[i] = static_cast<T>(static_cast<double>(s >> 8) / 16777216.0 - 0.5);
+    return static_cast<double>(s >> 8) / 16777216.0 - 0.5;
+  };
+  using R = tl::real_t<T>;
+  for (index_t i = 0; i < n * n; ++i) {
+    if constexpr (tl::is_complex_v<T>) {
+      const R re = static_cast<R>(draw());
+      a.data()[i] = T(re, static_cast<R>(draw()));
+    } else {
+      a.data()[i] = static_cast<T>(draw());
+    }
   }
   return a;
 }
@@ -114,6 +127,13 @@ tl::tensor<double, 2> spd_matrix(index_t n) {
 
 // ---- GEMM ----------------------------------------------------------------------------------------
 
+// Real operation count of C = A B: 2 n^3 (8 n^3 for complex, 4 multiplies and 4 adds per
+// multiply-add); pct_peak is against the FMA peak of the real type.
+template <class T>
+double gemm_flops(double n) {
+  return (tl::is_complex_v<T> ? 8.0 : 2.0) * n * n * n;
+}
+
 template <class T>
 void BM_tl_gemm(benchmark::State& st) {
   const index_t n = st.range(0);
@@ -121,7 +141,7 @@ void BM_tl_gemm(benchmark::State& st) {
   set_threads(threads);
   const auto a = random_matrix<T>(n, 1), b = random_matrix<T>(n, 2);
   for (auto _ : st) benchmark::DoNotOptimize(tl::matmul(a, b).data());
-  report<T>(st, 2.0 * n * n * n, threads);
+  report<tl::real_t<T>>(st, gemm_flops<T>(static_cast<double>(n)), threads);
 }
 
 #ifdef TL_BENCH_HAVE_OPENBLAS
@@ -132,33 +152,43 @@ void BM_openblas_gemm(benchmark::State& st) {
   set_threads(threads);
   const auto a = random_matrix<T>(n, 1), b = random_matrix<T>(n, 2);
   std::vector<T> c(static_cast<std::size_t>(n) * n);
+  const T one(1), zero(0);  // tl::complex is laid out as the C99 complex type cblas_?gemm reads
   for (auto _ : st) {
     if constexpr (std::is_same_v<T, float>)
       cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(),
                   n);
-    else
+    else if constexpr (std::is_same_v<T, double>)
       cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, a.data(), n, b.data(), n, 0.0, c.data(), n);
+    else if constexpr (std::is_same_v<T, tl::complex<float>>)
+      cblas_cgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, &one, a.data(), n, b.data(), n, &zero, c.data(),
+                  n);
+    else
+      cblas_zgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, &one, a.data(), n, b.data(), n, &zero, c.data(),
+                  n);
     benchmark::DoNotOptimize(c.data());
   }
-  report<T>(st, 2.0 * n * n * n, threads);
+  report<tl::real_t<T>>(st, gemm_flops<T>(n), threads);
 }
 #endif
 
 #ifdef TL_BENCH_HAVE_EIGEN
 template <class T>
 void BM_eigen_gemm(benchmark::State& st) {
-  using M = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  using R = tl::real_t<T>;
+  using E = std::conditional_t<tl::is_complex_v<T>, std::complex<R>, R>;  // same layout as T
+  using M = Eigen::Matrix<E, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const index_t n = st.range(0);
   const int threads = static_cast<int>(st.range(1));
   set_threads(threads);
   const auto ta = random_matrix<T>(n, 1), tb = random_matrix<T>(n, 2);
-  const M a = Eigen::Map<const M>(ta.data(), n, n), b = Eigen::Map<const M>(tb.data(), n, n);
+  const M a = Eigen::Map<const M>(reinterpret_cast<const E*>(ta.data()), n, n);
+  const M b = Eigen::Map<const M>(reinterpret_cast<const E*>(tb.data()), n, n);
   M c(n, n);
   for (auto _ : st) {
     c.noalias() = a * b;
     benchmark::DoNotOptimize(c.data());
   }
-  report<T>(st, 2.0 * n * n * n, threads);
+  report<R>(st, gemm_flops<T>(static_cast<double>(n)), threads);
 }
 #endif
 
@@ -168,15 +198,31 @@ void gemm_args(benchmark::internal::Benchmark* b) {
   b->ArgNames({"n", "threads"})->Unit(benchmark::kMillisecond)->UseRealTime();
 }
 
+// Complex products do 4x the work of real ones of the same order: n = 256, 512 and 1024.
+void cgemm_args(benchmark::internal::Benchmark* b) {
+  for (int n : {256, 512, 1024})
+    for (int t : {1, 2}) b->Args({n, t});
+  b->ArgNames({"n", "threads"})->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+using cfloat = tl::complex<float>;
+using cdouble = tl::complex<double>;
+
 BENCHMARK(BM_tl_gemm<float>)->Apply(gemm_args);
 BENCHMARK(BM_tl_gemm<double>)->Apply(gemm_args);
+BENCHMARK(BM_tl_gemm<cfloat>)->Apply(cgemm_args);
+BENCHMARK(BM_tl_gemm<cdouble>)->Apply(cgemm_args);
 #ifdef TL_BENCH_HAVE_OPENBLAS
 BENCHMARK(BM_openblas_gemm<float>)->Apply(gemm_args);
 BENCHMARK(BM_openblas_gemm<double>)->Apply(gemm_args);
+BENCHMARK(BM_openblas_gemm<cfloat>)->Apply(cgemm_args);
+BENCHMARK(BM_openblas_gemm<cdouble>)->Apply(cgemm_args);
 #endif
 #ifdef TL_BENCH_HAVE_EIGEN
 BENCHMARK(BM_eigen_gemm<float>)->Apply(gemm_args);
 BENCHMARK(BM_eigen_gemm<double>)->Apply(gemm_args);
+BENCHMARK(BM_eigen_gemm<cfloat>)->Apply(cgemm_args);
+BENCHMARK(BM_eigen_gemm<cdouble>)->Apply(cgemm_args);
 #endif
 
 // ---- factorizations ----------------------------------------------------------------------------

@@ -4,10 +4,12 @@
 // batches, and the thread count.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -156,45 +158,63 @@ TEST_CASE("gemm: alpha, beta and a strided C through the detail interface") {
 
 // Every width of the last column panel: the register tile is NR = NV packets wide, and a last
 // panel of at most one or two packets runs a narrower kernel over the same packed panel. k spans
-// two k blocks, so the second block accumulates onto C (beta = 1) in each kernel; m = 7 adds a
-// one-row edge tile. alpha and beta are not 1 / 0, and C starts with values.
+// two k blocks, so the second block accumulates onto C (beta = 1) in each kernel; m = 13 gives two
+// whole row tiles and a one-row edge tile. Complex tiles that are whole store by packets when beta
+// is 0 or 1 (each k block after the first), element by element otherwise, so beta takes 0, 1 and
+// a general value; C starts with values (NaNs where beta = 0, which must not be read).
 template <class T>
 void check_panel_widths() {
   using tr = tl::linalg::detail::gemm_traits<T>;
   constexpr index_t W = tr::W, NR = tr::NR;
   CAPTURE(sizeof(T));
   CAPTURE(NR);
-  const index_t m = 7, k = tr::KC + 8;
+  const index_t m = 13, k = tr::KC + 8;
   std::vector<index_t> widths{1, W - 1, W, W + 1, 2 * W - 1, 2 * W, 2 * W + 1, NR - 1, NR, NR + 1, NR + W, NR + 2 * W + 1, 2 * NR + 1};
   const auto a = random_tensor<T, 2>({m, k}, 21);
-  const T alpha = T(0.75), beta = T(-0.5);
-  for (const index_t n : widths) {
-    if (n < 1) continue;
-    CAPTURE(n);
-    const auto b = random_tensor<T, 2>({k, n}, static_cast<std::uint64_t>(100 + n));
-    const auto c0 = random_tensor<T, 2>({m, n}, static_cast<std::uint64_t>(200 + n));
-    std::vector<T> c(c0.data(), c0.data() + c0.numel());
-    tl::linalg::detail::gemm<T>(m, n, k, alpha, {a.data(), k, 1}, {b.data(), n, 1}, beta, c.data(), n, 1);
-    ld worst = 0;
-    for (index_t i = 0; i < m; ++i)
-      for (index_t j = 0; j < n; ++j) {
-        ld acc = 0, mag = 0;
-        for (index_t p = 0; p < k; ++p) {
-          acc += static_cast<ld>(a(i, p)) * static_cast<ld>(b(p, j));
-          mag += std::abs(static_cast<ld>(a(i, p)) * static_cast<ld>(b(p, j)));
-        }
-        const ld want = static_cast<ld>(alpha) * acc + static_cast<ld>(beta) * static_cast<ld>(c0(i, j));
-        const ld scale = static_cast<ld>(alpha) * mag + std::abs(static_cast<ld>(beta) * static_cast<ld>(c0(i, j)));
-        worst = std::max(worst, std::abs(static_cast<ld>(c[static_cast<std::size_t>(i * n + j)]) - want) /
-                                    (std::max<ld>(scale, 1e-30L) * eps_of<T>() * static_cast<ld>(k)));
-      }
-    CHECK(worst <= 2);
+  T alpha = T(0.75), beta_general = T(-0.5);
+  if constexpr (tl::is_complex_v<T>) {
+    alpha = T(0.75, -0.25);
+    beta_general = T(-0.5, 0.25);
   }
+  for (const T beta : {T(0), T(1), beta_general})
+    for (const index_t n : widths) {
+      if (n < 1) continue;
+      CAPTURE(n);
+      const cld beta_value = to_cld(beta);
+      CAPTURE(beta_value);
+      const auto b = random_tensor<T, 2>({k, n}, static_cast<std::uint64_t>(100 + n));
+      const auto c0 = random_tensor<T, 2>({m, n}, static_cast<std::uint64_t>(200 + n));
+      std::vector<T> c(c0.data(), c0.data() + c0.numel());
+      if (beta == T(0)) std::fill(c.begin(), c.end(), T(std::numeric_limits<tl::real_t<T>>::quiet_NaN()));
+      tl::linalg::detail::gemm<T>(m, n, k, alpha, {a.data(), k, 1}, {b.data(), n, 1}, beta, c.data(), n, 1);
+      ld worst = 0;
+      for (index_t i = 0; i < m; ++i)
+        for (index_t j = 0; j < n; ++j) {
+          cld acc = 0;
+          ld mag = 0;
+          for (index_t p = 0; p < k; ++p) {
+            const cld t = to_cld(a(i, p)) * to_cld(b(p, j));
+            acc += t;
+            mag += std::abs(t);
+          }
+          cld want = to_cld(alpha) * acc;
+          ld scale = std::abs(to_cld(alpha)) * mag;
+          if (beta != T(0)) {
+            want += to_cld(beta) * to_cld(c0(i, j));
+            scale += std::abs(to_cld(beta) * to_cld(c0(i, j)));
+          }
+          worst = std::max(worst, std::abs(to_cld(c[static_cast<std::size_t>(i * n + j)]) - want) /
+                                      (std::max<ld>(scale, 1e-30L) * eps_of<T>() * static_cast<ld>(k)));
+        }
+      CHECK(worst <= 2);  // NaN fails too
+    }
 }
 
 TEST_CASE("gemm: every width of the last column panel, two k blocks, alpha and beta") {
   check_panel_widths<float>();
   check_panel_widths<double>();
+  check_panel_widths<tl::complex<float>>();
+  check_panel_widths<tl::complex<double>>();
 }
 
 TEST_CASE("gemm: batched products with broadcasting, one thread and two") {

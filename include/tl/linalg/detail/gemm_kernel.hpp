@@ -14,10 +14,12 @@
 /// Complex types use split panels (the real parts of a panel row, then the imaginary parts) and
 /// 6 rows by 1 packet of complex columns: per row one packet of real and one of imaginary parts,
 /// updated with four FMAs (re += ar*br - ai*bi, im += ar*bi + ai*br). Conjugation and alpha are
-/// applied while packing, so the kernel is the same for every case.
+/// applied while packing, so the kernel is the same for every case. A whole tile is interleaved
+/// back into complex values in registers (zip) and stored by packets.
 #include <type_traits>
 
 #include "tl/core/simd.hpp"
+#include "tl/core/simd_shuffle.hpp"
 
 #include "tl/core/complex.hpp"
 #include "tl/core/config.hpp"
@@ -146,6 +148,12 @@ void gemm_ukernel_cplx(index_t kc, const R* __restrict a, const R* __restrict b,
   using P = packet_t<R>;
   constexpr int W = static_cast<int>(P::size);
   constexpr int NR = NV * W;
+  // The tile of C is written after the loop: start fetching it now.
+#pragma GCC unroll 16
+  for (int r = 0; r < MR; ++r) {
+    __builtin_prefetch(c + r * rsc, 1);
+    __builtin_prefetch(c + r * rsc + NR - 1, 1);
+  }
   P re[MR][NV], im[MR][NV];
 #pragma GCC unroll 16
   for (int r = 0; r < MR; ++r)
@@ -173,14 +181,33 @@ void gemm_ukernel_cplx(index_t kc, const R* __restrict a, const R* __restrict b,
     a += 2 * MR;
     b += 2 * NR;
   }
+  const bool beta0 = beta.re == R(0) && beta.im == R(0);
+  const bool beta1 = beta.re == R(1) && beta.im == R(0);
+  if (mr == MR && nr == NR && csc == 1 && (beta0 || beta1)) {
+    // A whole tile of contiguous rows with beta 0 or 1 (every k block after the first): the real
+    // and imaginary packets are interleaved in registers and stored as complex values.
+#pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) {
+        P lo, hi;
+        tl::detail::zip(re[r][j], im[r][j], lo, hi);
+        R* cp = reinterpret_cast<R*>(c + r * rsc + j * W);  // complex<R> is laid out as R[2]
+        if (beta1) {
+          lo += P::load_unaligned(cp);
+          hi += P::load_unaligned(cp + W);
+        }
+        lo.store_unaligned(cp);
+        hi.store_unaligned(cp + W);
+      }
+    return;
+  }
   alignas(64) R tr[MR * NR], ti[MR * NR];
   for (int r = 0; r < MR; ++r)
     for (int j = 0; j < NV; ++j) {
       re[r][j].store_aligned(tr + r * NR + j * W);
       im[r][j].store_aligned(ti + r * NR + j * W);
     }
-  const bool beta0 = beta.re == R(0) && beta.im == R(0);
-  const bool beta1 = beta.re == R(1) && beta.im == R(0);
   for (index_t r = 0; r < mr; ++r) {
     complex<R>* crow = c + r * rsc;
     if (beta0) {
