@@ -1,5 +1,6 @@
 #pragma once
-// Shared comparison helper of the vectorized jacobian / hessian tests.
+// Shared helpers of the vectorized jacobian / hessian tests: an elementwise comparison and a
+// central-difference jacobian.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -23,5 +24,24 @@ void check_same(const A& a, const B& b, double tol) {
     const double ref = magnitude(fb(i));
     CHECK(magnitude(fa(i) - fb(i)) <= tol * (1 + ref));
   }
+}
+
+/// Central differences of f at x: [f(x).numel(), x.numel()], in double.
+template <class F, class X>
+tl::tensor<double, 2> numeric_jacobian(F f, const X& x) {
+  const X x0 = x.clone();
+  const auto y0 = tl::eval(f(x0));
+  const tl::index_t m = y0.numel(), n = x0.numel();
+  tl::tensor<double, 2> j(tl::shape_t<2>{m, n});
+  const double h = 1e-6;
+  for (tl::index_t k = 0; k < n; ++k) {
+    X xp = x0.clone(), xm = x0.clone();
+    xp.reshape(n)(k) += h;
+    xm.reshape(n)(k) -= h;
+    const auto yp = tl::eval(f(xp)), ym = tl::eval(f(xm));
+    const auto fp = yp.contiguous().reshape(m), fm = ym.contiguous().reshape(m);
+    for (tl::index_t i = 0; i < m; ++i) j(i, k) = (fp(i) - fm(i)) / (2 * h);
+  }
+  return j;
 }
 }  // namespace tl_test

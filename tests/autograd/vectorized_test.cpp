@@ -28,31 +28,12 @@ constexpr ag::jacobian_options vec_on{.create_graph = false, .vectorize = true};
 
 using tl_test::check_same;
 
-/// Central differences of f at x: [f(x).numel(), x.numel()], in double.
-template <class F, class X>
-M2 numeric_jacobian(F f, const X& x) {
-  const X x0 = x.clone();
-  const auto y0 = tl::eval(f(x0));
-  const tl::index_t m = y0.numel(), n = x0.numel();
-  M2 j(tl::shape_t<2>{m, n});
-  const double h = 1e-6;
-  for (tl::index_t k = 0; k < n; ++k) {
-    X xp = x0.clone(), xm = x0.clone();
-    xp.reshape(n)(k) += h;
-    xm.reshape(n)(k) -= h;
-    const auto yp = tl::eval(f(xp)), ym = tl::eval(f(xm));
-    const auto fp = yp.contiguous().reshape(m), fm = ym.contiguous().reshape(m);
-    for (tl::index_t i = 0; i < m; ++i) j(i, k) = (fp(i) - fm(i)) / (2 * h);
-  }
-  return j;
-}
-
 template <class F, class X>
 void check_jacobian(F f, const X& x) {
   const auto jv = ag::jacobian(f, x, vec_on);
   const auto jl = ag::jacobian(f, x);
   check_same(jv, jl, 1e-12);
-  const M2 num = numeric_jacobian(f, x);
+  const M2 num = tl_test::numeric_jacobian(f, x);
   check_same(jv.contiguous().reshape(num.shape()), num, 1e-6);
 }
 }  // namespace

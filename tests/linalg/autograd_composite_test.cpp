@@ -1,10 +1,14 @@
 // Autograd of the tl::linalg functions built from differentiable tl operations (vecdot, cross,
 // multi_dot, matrix_power, the latter through matmul and inv): gradcheck and gradgradcheck for real and
-// complex double inputs; cross (stacked fused components).
+// complex double inputs; cross (stacked fused components). The vectorized backward through the
+// nodes with a batched rule (det, inv, cholesky): jacobian with vectorize = true against the
+// row-by-row jacobian and central differences, grad_batched with complex cotangents against grad
+// row by row.
 #define TL_AUTOGRAD 2
 
 #include <doctest/doctest.h>
 
+#include "../autograd/jacobian_util.hpp"
 #include "autograd_test_util.hpp"
 
 namespace linalg_autograd_composite_test {
@@ -29,6 +33,54 @@ TEST_CASE_TEMPLATE("linalg autograd: vecdot, cross, multi_dot, matrix_power", V,
   }
   CHECK(ag::gradgradcheck([&](const auto& v) { return la::matrix_power(v, -2); }, a));
   CHECK(ag::gradgradcheck([&](const auto& v) { return la::vecdot(v, v); }, x));
+}
+
+TEST_CASE("linalg autograd: vectorized jacobian through det, inv and cholesky") {
+  using M2 = tl::tensor<double, 2>;
+  using T3 = tl::tensor<double, 3>;
+  constexpr ag::jacobian_options vec_on{.create_graph = false, .vectorize = true};
+  const auto check = [&](auto f, const auto& x) {
+    const auto jv = ag::jacobian(f, x, vec_on);
+    tl_test::check_same(jv, ag::jacobian(f, x), 1e-12);
+    const M2 num = tl_test::numeric_jacobian(f, x);
+    tl_test::check_same(jv.contiguous().reshape(num.shape()), num, 1e-6);
+  };
+  const M2 a = input<double, 2>({4, 4}, 2.0);
+  const T3 ab = input<double, 3>({2, 3, 3}, 1.5, 0.9);
+  check([](const M2& v) { return M2(la::inv(v)); }, a);
+  check([](const T3& v) { return T3(la::inv(v) * 2.0); }, ab);
+  check([](const M2& v) { return la::det(v); }, a);  // a 0-d output: one cotangent
+  check([](const T3& v) { return la::det(v); }, ab);
+  check([](const M2& v) { return M2(la::cholesky(hpd(v))); }, a);
+  check([](const T3& v) { return T3(la::cholesky(hpd(v), true)); }, ab);  // upper
+  // nodes with and without a batched rule in one graph: solve has none
+  check([](const T3& v) { return T3(tl::matmul(la::inv(v), la::solve(v, tl::sin(v)))); }, ab);
+}
+
+TEST_CASE("linalg autograd: grad_batched with complex cotangents through det, inv and cholesky") {
+  using C3 = tl::tensor<cd, 3>;
+  C3 z = input<cd, 3>({2, 3, 3}, 1.5, 0.4);
+  z.requires_grad_();
+  // every row of grad_batched equals grad with that row's cotangent
+  const auto check = [&](const auto& y) {
+    using Y = std::remove_cvref_t<decltype(y)>;
+    auto shape = tl::detail::batched_shape(3, y.shape());
+    tl::tensor<cd, Y::rank + 1> gys(shape);
+    for (index_t i = 0; i < gys.numel(); ++i)
+      gys.data()[i] = cd(std::cos(0.37 * static_cast<double>(i) + 1.0), std::sin(0.53 * static_cast<double>(i)));
+    auto [gb] = ag::grad_batched(y, std::tie(z), gys, {.retain_graph = true});
+    REQUIRE(gb.shape() == tl::detail::batched_shape(3, z.shape()));
+    for (index_t b = 0; b < 3; ++b) {
+      CAPTURE(b);
+      const Y gy = gys.select(0, b).clone();
+      auto [r] = ag::grad(y, std::tie(z), gy, {.retain_graph = true});
+      tl_test::check_same(gb.select(0, b), r, 1e-12);
+    }
+  };
+  check(C3(la::inv(z)));
+  check(la::det(z));
+  check(C3(la::cholesky(hpd(z))));
+  check(C3(la::cholesky(hpd(z), true)));
 }
 
 }  // namespace linalg_autograd_composite_test

@@ -246,6 +246,39 @@ TEST_CASE("gemm: batched products with broadcasting, one thread and two") {
   tl::set_num_threads(2);
 }
 
+// A batch times one shared matrix: when A's batch dims merge with its rows (a contiguous batch,
+// possibly conjugated, or rows of one element each), matmul runs one product of all the rows;
+// sliced, expanded and transposed batches take the product per batch element. Both must agree
+// with the reference for every element.
+TEST_CASE("gemm: a batch times one shared matrix, folded into one product where the layout allows") {
+  using C = tl::complex<double>;
+  const auto b = random_tensor<C, 2>({5, 9}, 30);
+  const auto check_all = [&](const auto& a) {  // a: [p, q, m, 5] (a view of any layout)
+    const auto c = tl::matmul(a, b);
+    REQUIRE(c.shape() == tl::shape_t<4>{a.shape()[0], a.shape()[1], a.shape()[2], 9});
+    for (index_t p = 0; p < a.shape()[0]; ++p)
+      for (index_t q = 0; q < a.shape()[1]; ++q) {
+        CAPTURE(p);
+        CAPTURE(q);
+        CHECK(gemm_error(c.select(0, p).select(0, q), a.select(0, p).select(0, q), b) <= 2);
+      }
+  };
+  const auto a = random_tensor<C, 4>({2, 3, 7, 5}, 31);
+  check_all(a);                                              // contiguous: folded
+  check_all(a.conj());                                       // lazily conjugated: folded
+  check_all(random_tensor<C, 4>({2, 3, 1, 5}, 32));          // one row per element: folded
+  check_all(random_tensor<C, 4>({2, 6, 7, 5}, 33).slice(1, 0, 6, 2));  // every other element
+  check_all(random_tensor<C, 4>({2, 3, 10, 5}, 34).slice(2, 0, 7));    // rows sliced
+  check_all(random_tensor<C, 4>({2, 3, 5, 7}, 35).mT());               // transposed elements
+  check_all(random_tensor<C, 2>({7, 5}, 36).expand(2, 3, 7, 5));       // broadcast A
+  // B with batch extent 1 is shared as well; a real batch against a [1, 5, 9] B
+  const auto ar = random_tensor<double, 3>({4, 6, 5}, 37);
+  const auto br = random_tensor<double, 3>({1, 5, 9}, 38);
+  const auto cr = tl::matmul(ar, br);
+  REQUIRE(cr.shape() == tl::shape_t<3>{4, 6, 9});
+  for (index_t p = 0; p < 4; ++p) CHECK(gemm_error(cr.select(0, p), ar.select(0, p), br.select(0, 0)) <= 2);
+}
+
 TEST_CASE("gemm: empty operands") {
   const tl::tensor<double, 2> a(tl::shape_t<2>{3, 0}), b(tl::shape_t<2>{0, 4});
   const auto c = tl::linalg::matmul(a, b);

@@ -23,6 +23,20 @@ struct is_complex<complex<T>> : std::true_type {};
 template <class T>
 inline constexpr bool is_complex_v = is_complex<T>::value;
 
+namespace detail {
+/// v, or conj(v) when `c`; a real v is returned unchanged (for code generic over real and complex).
+template <class T>
+TL_HDI constexpr T conj_if(const T& v, bool c) {
+  if constexpr (is_complex_v<T>) return c ? tl::conj(v) : v;
+  else return (void)c, v;
+}
+/// conj(v) for a complex v, v itself for a real one.
+template <class T>
+TL_HDI constexpr T conj_of(const T& v) {
+  return conj_if(v, true);
+}
+}  // namespace detail
+
 /// @brief True for the seven element types tl supports.
 template <class T>
 inline constexpr bool is_dtype_v =

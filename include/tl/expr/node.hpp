@@ -50,12 +50,6 @@ struct leaf_span {
   tl::device dev;
 };
 
-template <class T>
-TL_HDI T maybe_conj(const T& v, bool c) {
-  if constexpr (is_complex_v<T>) return c ? tl::conj(v) : v;
-  else return (void)c, v;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Row accessors (what evaluators loop over).
 
@@ -64,7 +58,7 @@ template <class T>
 struct contig_row {
   const T* p;
   bool conj;
-  TL_HDI T get(index_t j) const { return maybe_conj(p[j], conj); }
+  TL_HDI T get(index_t j) const { return conj_if(p[j], conj); }
   template <class B>
   TL_INLINE B packet(index_t j) const {
     return B::load_unaligned(p + j);
@@ -77,7 +71,7 @@ struct strided_row {
   const T* p;
   index_t s;
   bool conj;
-  TL_HDI T get(index_t j) const { return maybe_conj(p[j * s], conj); }
+  TL_HDI T get(index_t j) const { return conj_if(p[j * s], conj); }
   template <class B>
   TL_INLINE B packet(index_t j) const {
     if (s == 1) return B::load_unaligned(p + j);

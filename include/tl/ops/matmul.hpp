@@ -171,6 +171,22 @@ auto matmul_plain(A&& a, B&& b, tl::device da) {
     const index_t rsb = bv.strides()[RB == 1 ? 0 : RB - 2], csb = RB == 1 ? 0 : bv.strides()[RB - 1];
     const index_t nbatch = detail::numel(batch);
     V* cp = out.data();
+    // B shared by the whole batch and A's batch dims merging with its rows (element (b, i) of the
+    // batch's rows at (b m + i) rsa, as in a contiguous batch): one product of nbatch * m rows.
+    if constexpr (BR > 0 && RA >= 2) {
+      bool fold = nbatch > 1;
+      index_t expected = m * rsa;
+      for (std::size_t q = BR; q-- > 0;) {
+        if (batch[q] == 1) continue;
+        fold = fold && bbs[q] == 0 && abs[q] == expected;
+        expected *= batch[q];
+      }
+      if (fold) {
+        linalg::detail::gemm<V>(nbatch * m, n, k, V(1), {av.data(), rsa, csa, av.is_conj()},
+                                {bv.data(), rsb, csb, bv.is_conj()}, V(0), cp, n, 1);
+        return out;
+      }
+    }
     auto one = [&](index_t bi) {
       std::array<index_t, BR> bix{};
       detail::unravel(batch, bi, bix);

@@ -357,27 +357,23 @@ tensor<V, R> reverse_cumsum(const tensor<V, R>& g, std::size_t d) {
 /// beyond z (each product there holds x_z). x, g and out step by their own strides.
 template <class V>
 void cumprod_vjp_slice(const V* x, index_t xs, const V* g, index_t gs, V* out, index_t os, index_t n) {
-  const auto c = [](const V& v) {
-    if constexpr (is_complex_v<V>) return tl::conj(v);
-    else return v;
-  };
   index_t z = 0;
   while (z < n && !(x[z * xs] == V(0))) ++z;
   V pre(1);  // y_{z-1}
   for (index_t j = 0; j < z; ++j) {
     pre = pre * x[j * xs];
-    out[j * os] = g[j * gs] * c(pre);  // g_j conj(y_j), summed from the end below
+    out[j * os] = g[j * gs] * conj_of(pre);  // g_j conj(y_j), summed from the end below
   }
   V acc(0);
   for (index_t k = z; k-- > 0;) {
     acc = acc + out[k * os];
-    out[k * os] = acc / c(x[k * xs]);
+    out[k * os] = acc / conj_of(x[k * xs]);
   }
   if (z == n) return;
-  V run = pre, sum = g[z * gs] * c(run);
+  V run = pre, sum = g[z * gs] * conj_of(run);
   for (index_t j = z + 1; j < n; ++j) {
     run = run * x[j * xs];
-    sum = sum + g[j * gs] * c(run);
+    sum = sum + g[j * gs] * conj_of(run);
     out[j * os] = V(0);
   }
   out[z * os] = sum;

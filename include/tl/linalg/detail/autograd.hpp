@@ -10,6 +10,8 @@
 ///   tl::linalg_error at an exactly singular matrix (det = 0) instead of returning NaNs.
 /// - inv: -A^-H G A^-H; solve: G_B = A^-H G (the system with A^H), G_A = -G_B X^H (right: -X^H G_B).
 /// - cholesky: A^-H-congruence of tril(L^H G_L) with the diagonal halved, symmetrized (Murray 2016).
+/// - det, inv and cholesky also have a batched rule (the same formula over a batch of cotangents),
+///   so a vectorized jacobian or grad_batched runs them once rather than once per cotangent.
 /// - solve_triangular: G_B from the system with A^H, G_A = -G_B X^H restricted to A's triangle.
 /// - lu_factor / lu: square P L^-H (tril(L^H G_L, -1) + triu(G_U U^H)) U^-H; wide and tall
 ///   matrices as torch 1.13 (see lu_backward).
@@ -50,6 +52,12 @@ namespace ad = tl::detail;
 
 template <class V>
 struct grad_rules_included<V, std::void_t<V>> : std::true_type {};
+
+/// The tensor type of a batch of gradients of X: one more leading dim (the vectorized backward's
+/// cotangents). The rules with a batched form are written once over the gradient's type, their
+/// operations broadcasting the forward's tensors over that dim.
+template <class X>
+using batched_t = tensor<typename X::value_type, X::rank + 1>;
 
 /// f() evaluated without recording.
 template <class F>
@@ -153,15 +161,20 @@ tensor<ag_value_t<E>, ag_rank_v<E> - 2> record_det(const E& e) {
   using D = tensor<T, R - 2>;
   const M a = ad::materialize_forward(e);
   D d = unrecorded([&] { return tl::linalg::det(a); });
-  ad::record_fn(
+  // g ([*], or [B, *] for a batch of cotangents) times conj(det) A^-H, broadcast over the batch.
+  const auto rule = [](const auto& g, const M& x, const D& dv) {
+    require_nonsingular("det", dv);
+    const M xi = tl::linalg::inv(x);
+    return ad::materialize(as_matrix_scale(ad::materialize(g * tl::conj(dv))) * xi.mH());
+  };
+  ad::record_fn_batched(
       "LinalgDetBackward", d,
-      [](const D& g, const std::tuple<M>& in, const D& res, const std::array<bool, 1>&) {
+      [rule](const D& g, const std::tuple<M>& in, const D& res, const std::array<bool, 1>&) {
         const M& x = std::get<0>(in);
-        const D dv = backward_records() ? tl::linalg::det(x) : res;
-        require_nonsingular("det", dv);
-        const M xi = tl::linalg::inv(x);
-        const D s = ad::materialize(g * tl::conj(dv));
-        return std::make_tuple(M(ad::materialize(as_matrix_scale(s) * xi.mH())));
+        return std::make_tuple(M(rule(g, x, backward_records() ? tl::linalg::det(x) : res)));
+      },
+      [rule](const batched_t<D>& gb, const std::tuple<M>& in, const D& res, const std::array<bool, 1>&) {
+        return std::optional(std::make_tuple(batched_t<M>(rule(gb, std::get<0>(in), res))));
       },
       std::array<bool, 1>{true}, true, a);
   return d;
@@ -202,12 +215,18 @@ inv_ex_result<ag_value_t<E>, ag_rank_v<E>> record_inv(const char* op, const E& e
   using M = tensor<T, R>;
   const M a = ad::materialize_forward(e);
   auto r = unrecorded([&] { return inv_impl<Throw>(op, a); });
-  ad::record_fn(
+  ad::record_fn_batched(
       "LinalgInvBackward", r.inverse,
       [](const M& g, const std::tuple<M>& in, const M& res, const std::array<bool, 1>&) {
         const M y = backward_records() ? tl::linalg::inv(std::get<0>(in)) : res;
         const M yh = y.mH();
-        return std::make_tuple(M(ad::materialize(-tl::matmul(tl::matmul(yh, g), yh))));
+        return std::make_tuple(M(ad::materialize(-tl::matmul(tl::matmul(yh, g), yh))));  // -Y^H G Y^H
+      },
+      // For a batch of cotangents, -Y^H G_b Y^H = -((G_b Y^H)^H Y)^H: both products take Y on the
+      // right, where matmul folds the whole batch into one product (when Y itself has no batch).
+      [](const batched_t<M>& gb, const std::tuple<M>&, const M& y, const std::array<bool, 1>&) {
+        const batched_t<M> w = batched_t<M>(tl::matmul(gb, y.mH()).mH()).contiguous();
+        return std::optional(std::make_tuple(batched_t<M>(batched_t<M>(-tl::matmul(w, y)).mH()).contiguous()));
       },
       std::array<bool, 1>{true}, true, a);
   return r;
@@ -290,16 +309,23 @@ cholesky_ex_result<ag_value_t<E>, ag_rank_v<E>> record_cholesky(const char* op, 
   using M = tensor<T, R>;
   const M a = ad::materialize_forward(e);
   auto r = unrecorded([&] { return cholesky_impl<Throw>(op, a, upper); });
-  ad::record_fn(
+  // G of the factor's shape or a batch of them ([B] ++ that shape; the factor broadcasts).
+  const auto rule = [upper](const auto& g, const M& f) {
+    using G = std::remove_cvref_t<decltype(g)>;
+    const M l = upper ? M(f.mH()) : f;  // A = L L^H
+    const G gl = upper ? G(g.mH()) : g;
+    const G phi = tri(G(tl::matmul(l.mH(), gl)), false, 0, real_t<T>(0.5));
+    const G y = tl::linalg::solve_triangular(l.mH(), phi, true);     // L^-H phi
+    const G ga = tl::linalg::solve_triangular(l, y, false, false);  // L^-H phi L^-1
+    return ad::materialize((ga + ga.mH()) * real_t<T>(0.5));
+  };
+  ad::record_fn_batched(
       "LinalgCholeskyBackward", r.L,
-      [upper](const M& g, const std::tuple<M>& in, const M& res, const std::array<bool, 1>&) {
-        const M f = backward_records() ? tl::linalg::cholesky(std::get<0>(in), upper) : res;
-        const M l = upper ? M(f.mH()) : f;   // A = L L^H
-        const M gl = upper ? M(g.mH()) : g;
-        const M phi = tri(tl::matmul(l.mH(), gl), false, 0, real_t<T>(0.5));
-        const M y = tl::linalg::solve_triangular(l.mH(), phi, true);     // L^-H phi
-        const M ga = tl::linalg::solve_triangular(l, y, false, false);  // L^-H phi L^-1
-        return std::make_tuple(M(ad::materialize((ga + ga.mH()) * real_t<T>(0.5))));
+      [rule, upper](const M& g, const std::tuple<M>& in, const M& res, const std::array<bool, 1>&) {
+        return std::make_tuple(M(rule(g, backward_records() ? tl::linalg::cholesky(std::get<0>(in), upper) : res)));
+      },
+      [rule](const batched_t<M>& gb, const std::tuple<M>&, const M& res, const std::array<bool, 1>&) {
+        return std::optional(std::make_tuple(batched_t<M>(rule(gb, res))));
       },
       std::array<bool, 1>{true}, true, a);
   return r;

@@ -43,11 +43,8 @@ struct mat_ref {
   bool conj = false;
 };
 
-template <class T>
-TL_INLINE T conj_if(const T& v, bool c) {
-  if constexpr (is_complex_v<T>) return c ? tl::conj(v) : v;
-  else return (void)c, v;
-}
+using tl::detail::conj_if;
+using tl::detail::conj_of;
 
 /// Scales C (m x n) by beta; beta == 0 writes zeros without reading C.
 template <class T>

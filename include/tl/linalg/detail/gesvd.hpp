@@ -36,12 +36,6 @@ TL_INLINE real_t<T> real_of(const T& v) {
   else return v;
 }
 
-template <class T>
-TL_INLINE T conj_of(const T& v) {
-  if constexpr (is_complex_v<T>) return tl::conj(v);
-  else return v;
-}
-
 /// Householder reflector (LAPACK's larfg): given alpha and x (len entries, stride inc), finds a
 /// real beta and tau with (I - tau v v^H)^H [alpha; x] = [beta; 0], v = [1; x'], x' written over x.
 template <class T>
