@@ -6,6 +6,8 @@
 //          Eigen is built without OpenMP here, so its products are single-threaded anyway).
 //          tl is timed through tl::matmul (which allocates its result), OpenBLAS through
 //          cblas_?gemm and Eigen through C.noalias() = A * B on preallocated matrices.
+//   batched_shared: tl::matmul of [batch, m, k] by one [k, k] matrix against one cblas_dgemm of
+//          all the batch's rows (double, one thread).
 //   lu / cholesky / solve / inv / det: double, n = 512 and 1024, tl::linalg against LAPACK's
 //          dgetrf, dpotrf, dgesv (one right-hand side), dgetrf + dgetri, dgetrf + the diagonal.
 //          LAPACK works in place, so its loop copies the input first, as tl does internally.
@@ -18,6 +20,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <complex>
 #include <cstring>
 #include <type_traits>
@@ -223,6 +226,42 @@ BENCHMARK(BM_eigen_gemm<float>)->Apply(gemm_args);
 BENCHMARK(BM_eigen_gemm<double>)->Apply(gemm_args);
 BENCHMARK(BM_eigen_gemm<cfloat>)->Apply(cgemm_args);
 BENCHMARK(BM_eigen_gemm<cdouble>)->Apply(cgemm_args);
+#endif
+
+// ---- a batch times one shared matrix ---------------------------------------------------------------
+
+// C[b] = A[b] W for A: [batch, m, k] (contiguous) and one W: [k, n], double, one thread. tl::matmul
+// against one OpenBLAS call on the [batch * m, k] matrix of all the rows (what the product is).
+// Args: batch, m, k = n.
+template <bool Tl>
+void batched_shared(benchmark::State& st) {
+  const index_t nb = st.range(0), m = st.range(1), k = st.range(2);
+  set_threads(1);
+  tl::tensor<double, 3> a(tl::shape_t<3>{nb, m, k});
+  for (index_t i = 0; i < a.numel(); ++i) a.data()[i] = std::sin(0.37 * static_cast<double>(i));
+  const auto w = random_matrix<double>(k, 4);
+  if constexpr (Tl) {
+    for (auto _ : st) benchmark::DoNotOptimize(tl::matmul(a, w).data());
+  } else {
+#ifdef TL_BENCH_HAVE_OPENBLAS
+    std::vector<double> c(static_cast<std::size_t>(nb * m * k));
+    const int rows = static_cast<int>(nb * m), kk = static_cast<int>(k);
+    for (auto _ : st) {
+      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, kk, kk, 1.0, a.data(), kk, w.data(), kk, 0.0,
+                  c.data(), kk);
+      benchmark::DoNotOptimize(c.data());
+    }
+#endif
+  }
+  report<double>(st, 2.0 * static_cast<double>(nb * m) * static_cast<double>(k * k), 1);
+}
+void batched_shared_args(benchmark::internal::Benchmark* b) {
+  b->Args({256, 16, 16})->Args({64, 8, 64})->Args({32, 64, 256});
+  b->ArgNames({"batch", "m", "k"})->Unit(benchmark::kMicrosecond)->UseRealTime();
+}
+BENCHMARK(batched_shared<true>)->Name("BM_tl_batched_shared")->Apply(batched_shared_args);
+#ifdef TL_BENCH_HAVE_OPENBLAS
+BENCHMARK(batched_shared<false>)->Name("BM_openblas_batched_shared")->Apply(batched_shared_args);
 #endif
 
 // ---- factorizations ----------------------------------------------------------------------------
