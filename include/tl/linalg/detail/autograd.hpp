@@ -222,11 +222,12 @@ inv_ex_result<ag_value_t<E>, ag_rank_v<E>> record_inv(const char* op, const E& e
         const M yh = y.mH();
         return std::make_tuple(M(ad::materialize(-tl::matmul(tl::matmul(yh, g), yh))));  // -Y^H G Y^H
       },
-      // For a batch of cotangents, -Y^H G_b Y^H = -((G_b Y^H)^H Y)^H: both products take Y on the
-      // right, where matmul folds the whole batch into one product (when Y itself has no batch).
+      // For a batch of cotangents, -Y^H G_b Y^H = ((G_b Y^H)^H (-Y))^H: both products take Y on
+      // the right, where matmul folds the whole batch into one product (when Y itself has no
+      // batch); the sign goes on Y, not on the batch.
       [](const batched_t<M>& gb, const std::tuple<M>&, const M& y, const std::array<bool, 1>&) {
         const batched_t<M> w = batched_t<M>(tl::matmul(gb, y.mH()).mH()).contiguous();
-        return std::optional(std::make_tuple(batched_t<M>(batched_t<M>(-tl::matmul(w, y)).mH()).contiguous()));
+        return std::optional(std::make_tuple(batched_t<M>(tl::matmul(w, M(-y)).mH()).contiguous()));
       },
       std::array<bool, 1>{true}, true, a);
   return r;

@@ -75,6 +75,17 @@ TL_INLINE void gemm_store_tile_scalar(const R* tile, index_t mr, index_t nr, R a
     }
 }
 
+/// Starts fetching the MR rows of NR elements of a C tile (row stride rsc) for writing: a kernel
+/// calls it before its k loop, so the tile is in cache when the loop ends.
+template <int MR, int NR, class E>
+TL_INLINE void gemm_prefetch_tile(E* c, index_t rsc) {
+#pragma GCC unroll 16
+  for (int r = 0; r < MR; ++r) {
+    __builtin_prefetch(c + r * rsc, 1);
+    __builtin_prefetch(c + r * rsc + NR - 1, 1);
+  }
+}
+
 /// Real micro-kernel (see the file comment): MR rows x NV packets of C, reading rows of BS reals
 /// from the B panel (BS = NV * W, or wider when a narrower kernel serves the last, partial panel
 /// of a wide one). alpha and beta are read through a pointer after the loop, so that no scalar
@@ -87,12 +98,7 @@ void gemm_ukernel_real(index_t kc, const R* __restrict a, const R* __restrict b,
   constexpr int NR = NV * W;
   static_assert(NV >= 1 && NV <= 4, "tl: the real GEMM kernel unrolls at most 4 packets per tile row");
   static_assert(BS >= NR, "tl: a GEMM kernel reads B panel rows at least as wide as its tile");
-  // The tile of C is written after the loop: start fetching it now.
-#pragma GCC unroll 16
-  for (int r = 0; r < MR; ++r) {
-    __builtin_prefetch(c + r * rsc, 1);
-    __builtin_prefetch(c + r * rsc + NR - 1, 1);
-  }
+  gemm_prefetch_tile<MR, NR>(c, rsc);  // the tile of C is written after the loop
   P acc[MR][NV];
 #pragma GCC unroll 16
   for (int r = 0; r < MR; ++r)
@@ -148,12 +154,7 @@ void gemm_ukernel_cplx(index_t kc, const R* __restrict a, const R* __restrict b,
   using P = packet_t<R>;
   constexpr int W = static_cast<int>(P::size);
   constexpr int NR = NV * W;
-  // The tile of C is written after the loop: start fetching it now.
-#pragma GCC unroll 16
-  for (int r = 0; r < MR; ++r) {
-    __builtin_prefetch(c + r * rsc, 1);
-    __builtin_prefetch(c + r * rsc + NR - 1, 1);
-  }
+  gemm_prefetch_tile<MR, NR>(c, rsc);  // the tile of C is written after the loop
   P re[MR][NV], im[MR][NV];
 #pragma GCC unroll 16
   for (int r = 0; r < MR; ++r)
