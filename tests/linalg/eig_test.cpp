@@ -119,6 +119,47 @@ TEST_CASE("eig: A V = V diag(w), unit eigenvectors, every dtype and shape") {
   eig_all<tl::complex<double>>();
 }
 
+// The Householder reduction behind eig: A = Z H Z^H with H upper Hessenberg (exact zeros below the
+// subdiagonal) and Z unitary, to c * n * eps; orders that run zero, one and several blocked panels
+// (gehrd_block columns each while more than gehrd_crossover remain) before the one-at-a-time tail.
+template <class T>
+void check_hessenberg(index_t n, std::uint64_t seed) {
+  CAPTURE(n);
+  const auto a = random_tensor<T, 2>({n, n}, seed);
+  std::vector<T> h(a.data(), a.data() + n * n);
+  const std::vector<T> zt = tl::linalg::detail::hessenberg_reduce(n, h.data(), true);
+  REQUIRE(zt.size() == static_cast<std::size_t>(n * n));
+  mat H(n, n), Z(n, n);
+  for (index_t i = 0; i < n; ++i)
+    for (index_t j = 0; j < n; ++j) {
+      if (j + 1 < i) CHECK(h[i * n + j] == T(0));
+      H(i, j) = to_cld(h[i * n + j]);
+      Z(i, j) = to_cld(zt[j * n + i]);  // row j of zt is column j of Z
+    }
+  const mat A = matrix_of(a);
+  CHECK(rel_err_neps<T>(mul(mul(Z, H), adjoint(Z)), A, fro(A), n) <= 4);
+  CHECK(rel_err_neps<T>(mul(adjoint(Z), Z), identity(n), std::sqrt(static_cast<ld>(n)), n) <= 4);
+  // Without vectors: the same H.
+  std::vector<T> h2(a.data(), a.data() + n * n);
+  CHECK(tl::linalg::detail::hessenberg_reduce(n, h2.data(), false).empty());
+  CHECK(h2 == h);
+}
+
+TEST_CASE("Hessenberg reduction: A = Z H Z^H, Z unitary, blocked and unblocked columns") {
+  using tl::linalg::detail::gehrd_block, tl::linalg::detail::gehrd_crossover;
+  for (index_t n : {0, 1, 2, 3, 9}) {
+    check_hessenberg<double>(n, 40 + n);
+    check_hessenberg<tl::complex<float>>(n, 50 + n);
+  }
+  // One panel, one panel and a column of the next, three panels.
+  for (index_t n : {gehrd_crossover + 1, gehrd_crossover + gehrd_block + 1, gehrd_crossover + 3 * gehrd_block - 5}) {
+    if (tl_test::sweep_case<float>(n * n)) check_hessenberg<float>(n, 60 + n);
+    check_hessenberg<double>(n, 70 + n);
+    check_hessenberg<tl::complex<float>>(n, 80 + n);
+    if (tl_test::sweep_case<tl::complex<double>>(n * n)) check_hessenberg<tl::complex<double>>(n, 90 + n);
+  }
+}
+
 template <class T>
 void eigvals_reference() {
   CAPTURE(sizeof(T));

@@ -55,14 +55,13 @@ struct qr_deflation {
   }
 };
 
-/// Householder reduction of the row-major n x n matrix h (real or complex) to upper Hessenberg
-/// form, h <- Z^H h Z, in place with the entries below the subdiagonal zeroed. Returns Z^T (row j =
-/// column j of Z) when vectors is set, else an empty vector.
+/// Columns k0 .. n-3 of the Householder reduction of the row-major n x n matrix h to upper
+/// Hessenberg form, one reflector at a time: h <- H_k^H h H_k, the reflector's tail left below the
+/// subdiagonal of column k and its tau in tau[k]. Three passes over the trailing matrix per column.
 template <class S>
-std::vector<S> hessenberg_reduce(index_t n, S* h, bool vectors) {
-  // h <- H_k^H h H_k for k = 0..n-3; the reflectors' tails stay below the subdiagonal (taus in tau).
-  std::vector<S> tau(static_cast<std::size_t>(n), S(0)), wk, v(static_cast<std::size_t>(n)), vc(v);
-  for (index_t k = 0; k + 2 < n; ++k) {
+void hessenberg_unblocked(index_t n, S* h, index_t k0, S* tau) {
+  std::vector<S> wk, v(static_cast<std::size_t>(n)), vc(v);
+  for (index_t k = k0; k + 2 < n; ++k) {
     S* x = h + (k + 1) * n + k;
     const S t = make_reflector(*x, x + n, n - k - 2, n);
     tau[k] = t;
@@ -83,6 +82,127 @@ std::vector<S> hessenberg_reduce(index_t n, S* h, bool vectors) {
       for (index_t j = 0; j < m; ++j) row[j] -= g * vc[j];
     }
   }
+}
+
+/// Panel width and crossover (trailing order below which the reduction goes one reflector at a
+/// time) of the blocked Hessenberg reduction.
+inline constexpr index_t gehrd_block = 32, gehrd_crossover = 128;
+
+/// y[i] = sum_j a[(r0 + i) * lda + j] * v[j] (j < len) for rows i < rows: the panel's one
+/// matrix-vector product, four rows per pass over v for real types.
+template <class S>
+void hessenberg_rows_times(index_t rows, index_t len, const S* a, index_t lda, const S* vc, S* y) {
+  index_t i = 0;
+  if constexpr (!is_complex_v<S>) {
+    for (; i + 4 <= rows; i += 4) {
+      const S* const x[4] = {a + i * lda, a + (i + 1) * lda, a + (i + 2) * lda, a + (i + 3) * lda};
+      S d[4];
+      dot4(len, x, vc, d);
+      for (int q = 0; q < 4; ++q) y[i + q] = d[q];
+    }
+  }
+  for (; i < rows; ++i) y[i] = dotc(vc, a + i * lda, len);  // sum_j conj(vc_j) a_ij = sum_j a_ij v_j
+}
+
+/// One panel of the blocked Hessenberg reduction (after LAPACK's gehrd / lahr2): the b reflectors
+/// of columns p .. p+b-1, Q = H_p ... H_{p+b-1} = I - V T V^H, then h <- Q^H h Q on the rest of the
+/// matrix by GEMMs. Within the panel only its own columns are updated, through Y = A V T (A the
+/// matrix at the panel's start): column j of A Q is a_j - Y conj(V(j, :))^T, then Q^H is applied to
+/// it, and its reflector extends V, T and Y. Afterwards A Q = A - Y V^H on every row, and
+/// Q^H = I - V T^H V^H on rows p+1.. of the trailing columns. Buffers: V (m x b, m = n - p - 1 rows
+/// p+1 .., column-major), T (b x b column-major), Y (n x b column-major), work (b * n + 2 n).
+template <class S>
+void hessenberg_panel(index_t n, S* h, index_t p, index_t b, S* tau, S* V, S* T, S* Y, S* work) {
+  const index_t m = n - p - 1;
+  std::fill(V, V + m * b, S(0));
+  std::fill(T, T + b * b, S(0));
+  S* col = work;       // column j, rows p+1 ..
+  S* vc = work + n;    // conj(v_j) over columns j+1 ..
+  S* wv = work + 2 * n;  // b values
+  for (index_t jj = 0; jj < b; ++jj) {
+    const index_t j = p + jj;
+    for (index_t r = 0; r < m; ++r) col[r] = h[(p + 1 + r) * n + j];
+    if (jj > 0) {
+      // Right: col -= Y(p+1.., 0:jj) conj(V(j, 0:jj)); row j of A is row jj - 1 of V.
+      for (index_t c = 0; c < jj; ++c) {
+        const S f = conj_of(V[(jj - 1) + c * m]);
+        const S* yc = Y + p + 1 + c * n;
+        for (index_t r = 0; r < m; ++r) col[r] -= yc[r] * f;
+      }
+      // Left: col <- (I - V T^H V^H) col.
+      for (index_t c = 0; c < jj; ++c) wv[c] = dotc(V + c * m + c, col + c, m - c);
+      for (index_t i = jj; i-- > 0;) {
+        S sum(0);
+        for (index_t c = 0; c <= i; ++c) sum += conj_of(T[c + i * b]) * wv[c];
+        wv[i] = sum;
+      }
+      for (index_t c = 0; c < jj; ++c) {
+        const S f = wv[c];
+        const S* vcol = V + c * m;
+        for (index_t r = c; r < m; ++r) col[r] -= vcol[r] * f;
+      }
+    }
+    for (index_t r = 0; r < m; ++r) h[(p + 1 + r) * n + j] = col[r];
+    // The reflector of column j (rows j+1 ..), its unit at row j+1 = row jj of V.
+    S* x = h + (j + 1) * n + j;
+    const S t = make_reflector(*x, x + n, n - j - 2, n);
+    tau[j] = t;
+    S* vj = V + jj * m;
+    vj[jj] = S(1);
+    for (index_t r = jj + 1; r < m; ++r) vj[r] = h[(p + 1 + r) * n + j];
+    // Y(p+1.., jj) = t (A(p+1.., j+1..) v - Y(p+1.., 0:jj) V(:, 0:jj)^H v).
+    const index_t len = m - jj;
+    for (index_t q = 0; q < len; ++q) vc[q] = conj_of(vj[jj + q]);
+    S* yj = Y + jj * n;
+    hessenberg_rows_times(m, len, h + (p + 1) * n + j + 1, n, vc, yj + p + 1);
+    for (index_t c = 0; c < jj; ++c) wv[c] = dotc(V + c * m + jj, vj + jj, len);
+    for (index_t c = 0; c < jj; ++c) {
+      const S f = wv[c];
+      const S* yc = Y + p + 1 + c * n;
+      for (index_t r = 0; r < m; ++r) yj[p + 1 + r] -= yc[r] * f;
+    }
+    for (index_t r = 0; r < m; ++r) yj[p + 1 + r] = t * yj[p + 1 + r];
+    // T(0:jj, jj) = -t T(0:jj, 0:jj) V^H v, T(jj, jj) = t.
+    for (index_t i = 0; i < jj; ++i) {
+      S sum(0);
+      for (index_t c = i; c < jj; ++c) sum += T[i + c * b] * wv[c];
+      T[i + jj * b] = -t * sum;
+    }
+    T[jj + jj * b] = t;
+  }
+  // Y(0:p+1, :) = A(0:p+1, p+1..) V T (rows the panel left alone).
+  gemm<S>(p + 1, b, m, S(1), mat_ref<S>{h + p + 1, n, 1}, mat_ref<S>{V, 1, m}, S(0), Y, 1, n);
+  for (index_t i = 0; i <= p; ++i)
+    for (index_t c = b; c-- > 0;) {
+      S sum(0);
+      for (index_t q = 0; q <= c; ++q) sum += Y[i + q * n] * T[q + c * b];
+      Y[i + c * n] = sum;
+    }
+  // A <- A - Y V^H: rows 0..p on columns p+1 .., rows p+1 .. on the columns right of the panel.
+  gemm<S>(p + 1, m, b, S(-1), mat_ref<S>{Y, 1, n}, mat_ref<S>{V, m, 1, true}, S(1), h + p + 1, n, 1);
+  const index_t nt = n - p - b;  // trailing columns p+b ..
+  gemm<S>(m, nt, b, S(-1), mat_ref<S>{Y + p + 1, 1, n}, mat_ref<S>{V + (b - 1), m, 1, true}, S(1),
+          h + (p + 1) * n + p + b, n, 1);
+  // A <- Q^H A on rows p+1 .. of the trailing columns.
+  apply_block_reflector_left(m, nt, b, V, T, true, h + (p + 1) * n + p + b, n, index_t(1), work);
+}
+
+/// Householder reduction of the row-major n x n matrix h (real or complex) to upper Hessenberg
+/// form, h <- Z^H h Z, in place with the entries below the subdiagonal zeroed: blocked panels of
+/// gehrd_block reflectors while more than gehrd_crossover columns remain, then one reflector at a
+/// time. Returns Z^T (row j = column j of Z) when vectors is set, else an empty vector.
+template <class S>
+std::vector<S> hessenberg_reduce(index_t n, S* h, bool vectors) {
+  // The reflectors' tails stay below the subdiagonal, their taus in tau.
+  std::vector<S> tau(static_cast<std::size_t>(n), S(0));
+  index_t p = 0;
+  if (n > gehrd_crossover) {
+    constexpr index_t nb = gehrd_block;
+    std::vector<S> V(static_cast<std::size_t>(n * nb)), T(static_cast<std::size_t>(nb * nb)),
+        Y(static_cast<std::size_t>(n * nb)), work(static_cast<std::size_t>(nb * n + 2 * n));
+    for (; n - p > gehrd_crossover; p += nb) hessenberg_panel(n, h, p, nb, tau.data(), V.data(), T.data(), Y.data(), work.data());
+  }
+  hessenberg_unblocked(n, h, p, tau.data());
   // zt = Z^T, Z = H_0 H_1 ... H_{n-3} = diag(1, Z'): Z' by the blocked orgqr on a column-major copy
   // of the reflectors (reflector k acts on rows k+1.., its unit there); row j of zt is column j of Z.
   std::vector<S> zt;

@@ -182,14 +182,15 @@ void block_reflector(index_t m, index_t kb, const T* a, index_t lda, const T* ta
   }
 }
 
-/// Applies (I - V T V^H) (or its adjoint when `adjoint`) from the left to the m x n column-major
-/// block c: W = V^H C, W = op(T) W, C -= V W (LAPACK's larfb). `work` holds kb * n values.
+/// Applies (I - V T V^H) (or its adjoint when `adjoint`) from the left to the m x n block c
+/// (element (i, j) at c[i * rsc + j * csc]): W = V^H C, W = op(T) W, C -= V W (LAPACK's larfb).
+/// V is m x kb column-major, T kb x kb upper triangular column-major; `work` holds kb * n values.
 template <class T>
 void apply_block_reflector_left(index_t m, index_t n, index_t kb, const T* v, const T* t, bool adjoint, T* c,
-                                index_t ldc, T* work) {
+                                index_t rsc, index_t csc, T* work) {
   if (m == 0 || n == 0 || kb == 0) return;
   // W (kb x n, column-major) = V^H C.
-  gemm<T>(kb, n, m, T(1), mat_ref<T>{v, m, 1, true}, mat_ref<T>{c, 1, ldc, false}, T(0), work, 1, kb);
+  gemm<T>(kb, n, m, T(1), mat_ref<T>{v, m, 1, true}, mat_ref<T>{c, rsc, csc, false}, T(0), work, 1, kb);
   // W = op(T) W, T upper triangular: op(T) = T^H is lower (go down the rows backwards), T is upper.
   for (index_t j = 0; j < n; ++j) {
     T* wj = work + j * kb;
@@ -208,7 +209,14 @@ void apply_block_reflector_left(index_t m, index_t n, index_t kb, const T* v, co
     }
   }
   // C -= V W.
-  gemm<T>(m, n, kb, T(-1), mat_ref<T>{v, 1, m, false}, mat_ref<T>{work, 1, kb, false}, T(1), c, 1, ldc);
+  gemm<T>(m, n, kb, T(-1), mat_ref<T>{v, 1, m, false}, mat_ref<T>{work, 1, kb, false}, T(1), c, rsc, csc);
+}
+
+/// apply_block_reflector_left on a column-major block c (leading dimension ldc).
+template <class T>
+void apply_block_reflector_left(index_t m, index_t n, index_t kb, const T* v, const T* t, bool adjoint, T* c,
+                                index_t ldc, T* work) {
+  apply_block_reflector_left(m, n, kb, v, t, adjoint, c, index_t(1), ldc, work);
 }
 
 /// QR of an m x n panel (n <= qr_block), recursively: the left half, its block reflector applied
