@@ -81,8 +81,8 @@ void eig_all() {
     if (tl_test::sweep_case<T>(n * n)) check_eig<T>(random_tensor<T, 2>({n, n}, seed));
   }
   check_eig<T>(random_tensor<T, 4>({2, 2, 6, 6}, 7));
-  // Real input runs the double-shift QR in chunks of 48 reflectors with deferred updates of the
-  // rows above: several chunks per sweep.
+  // Real input: a blocked Hessenberg panel, and double-shift sweeps whose right reflectors reach the
+  // rows above the bulge at the sweep's end, in groups of one packet's rows.
   if constexpr (!tl::is_complex_v<T>)
     if (tl_test::sweep_case<T>(160 * 160)) check_eig<T>(random_tensor<T, 2>({160, 160}, 11));
   check_eig<T>(hilbert<T>(8));

@@ -1,15 +1,17 @@
 #pragma once
 /// @file simd_shuffle.hpp
-/// @brief Lane shuffles between two packets (detail header): zip / unzip of interleaved complex
-/// values and the two-source permute they are built on.
+/// @brief Lane shuffles between packets (detail header): zip / unzip of interleaved complex
+/// values, the two-source permute they are built on, and the transpose of a square block.
 ///
 /// `zip(re, im, lo, hi)` turns split (planar) real and imaginary packets into interleaved complex
 /// values stored as lo, hi; `unzip` is its inverse. AVX and SSE use in-lane unpacks and one
 /// 128-bit permute; AVX-512 one two-source permute per result; other targets go through memory.
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "tl/core/simd.hpp"
 
@@ -128,6 +130,30 @@ TL_INLINE void unzip(const V& a, const V& b, V& even, V& odd) {
 #endif
   else {  // AVX-512 (one permute per result) and other targets
     permute_pair(a, b, even, odd, [](std::size_t i, std::size_t n) { return 2 * (i % n) + i / n; });
+  }
+}
+
+/// One round of transpose_square: t[2 i], t[2 i + 1] = zip(r[i], r[i + size / 2]), back into r
+/// (fold expressions, so that every index is a constant and the block stays in registers).
+template <class V, std::size_t... I>
+TL_INLINE void transpose_round(V (&r)[V::size], std::index_sequence<I...>) {
+  constexpr std::size_t h = V::size / 2;
+  V t[V::size];
+  (zip(r[I], r[I + h], t[2 * I], t[2 * I + 1]), ...);
+  ((r[2 * I] = t[2 * I], r[2 * I + 1] = t[2 * I + 1]), ...);
+}
+
+/// Transposes the V::size x V::size block whose rows are r[0 .. V::size): afterwards r[j] holds
+/// what was column j. log2(V::size) rounds of zip, row i with row i + size / 2 (the perfect
+/// shuffle: each round moves one bit of the column index into the row index).
+template <class V>
+TL_INLINE void transpose_square(V (&r)[V::size]) {
+  constexpr std::size_t n = V::size;
+  static_assert((n & (n - 1)) == 0, "tl: transpose_square needs a power-of-two lane count");
+  if constexpr (n > 1) {
+    [&]<std::size_t... R>(std::index_sequence<R...>) {
+      ((static_cast<void>(R), transpose_round(r, std::make_index_sequence<n / 2>{})), ...);
+    }(std::make_index_sequence<std::bit_width(n) - 1>{});
   }
 }
 

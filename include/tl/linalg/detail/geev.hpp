@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "tl/core/simd_shuffle.hpp"
 #include "tl/linalg/detail/aligned_buffer.hpp"
 #include "tl/linalg/detail/gemm.hpp"
 #include "tl/linalg/detail/geqrf.hpp"
@@ -381,7 +382,18 @@ void apply_reflector3_rows(Rl* r, index_t ld, index_t len, index_t nr, Rl tau, R
   Rl* __restrict r_1 = r + ld;
   if (nr == 3) {
     Rl* __restrict r_2 = r + 2 * ld;
-    for (index_t j = 0; j < len; ++j) {
+    using P = packet_t<Rl>;
+    constexpr index_t W = static_cast<index_t>(P::size);
+    const P pt(tau), p1(v1), p2(v2);
+    index_t j = 0;
+    for (; j + W <= len; j += W) {
+      const P a = P::load_unaligned(r_0 + j), b = P::load_unaligned(r_1 + j), c = P::load_unaligned(r_2 + j);
+      const P t = pt * tl::detail::simd_fma(p2, c, tl::detail::simd_fma(p1, b, a));
+      (a - t).store_unaligned(r_0 + j);
+      tl::detail::simd_fma(-t, p1, b).store_unaligned(r_1 + j);
+      tl::detail::simd_fma(-t, p2, c).store_unaligned(r_2 + j);
+    }
+    for (; j < len; ++j) {
       const Rl t = tau * (r_0[j] + v1 * r_1[j] + v2 * r_2[j]);
       r_0[j] -= t;
       r_1[j] -= t * v1;
@@ -394,6 +406,155 @@ void apply_reflector3_rows(Rl* r, index_t ld, index_t len, index_t nr, Rl tau, R
       r_1[j] -= t * v1;
     }
   }
+}
+
+/// One row r of a double-shift sweep over the window l .. hi (entry c at row[c * stride]): P_k
+/// (k = ka .. hi-1, v = [1, v1, v2] on entries k .. k+2, the last one on two) applied in order, the
+/// entries in flight kept in registers. rec holds (tau, v1, v2) per k from l (tau 0: skipped).
+template <class Rl>
+void sweep_right_row(Rl* row, index_t stride, index_t ka, index_t l, index_t hi, const Rl* rec) {
+  if (ka >= hi) return;
+  Rl x0 = row[ka * stride], x1 = row[(ka + 1) * stride];
+  for (index_t k = ka; k < hi; ++k) {
+    const Rl* q = rec + 3 * (k - l);
+    const bool three = k + 2 <= hi;
+    Rl x2 = three ? row[(k + 2) * stride] : Rl(0);
+    const Rl t = q[0] * (x0 + q[1] * x1 + q[2] * x2);
+    row[k * stride] = x0 - t;
+    x0 = x1 - t * q[1];
+    x1 = x2 - t * q[2];
+  }
+  row[hi * stride] = x0;
+}
+
+/// sweep_right_row on one packet of rows at once: entry c of the packet's rows is the packet at
+/// b + (c - kv) * stride, and every reflector k = kv .. hi-1 applies to all of them. Reflector k's
+/// scalar t_k (per row) is tau_k (x0 + v1 x1 + v2 x2) on the entries as they are when it comes; in
+/// terms of the starting values o (entries k, k+1, k+2), t_k = tau_k (o_k + v1_k o_k+1 + v2_k o_k+2)
+/// - p_k t_k-1 - q_k t_k-2 with p_k = tau_k (v1_k-1 + v1_k v2_k-1), q_k = tau_k v2_k-2, and entry k
+/// ends as o_k - v2_k-2 t_k-2 - v1_k-1 t_k-1 - t_k: one FMA per reflector on the loop-carried path.
+template <class Rl>
+TL_INLINE void sweep_right_packet(Rl* b, index_t stride, index_t kv, index_t l, index_t hi, const Rl* rec) {
+  using P = packet_t<Rl>;
+  P t1(Rl(0)), t2(Rl(0));           // t_k-1, t_k-2
+  Rl v1m1 = 0, v2m1 = 0, v2m2 = 0;  // v1_k-1, v2_k-1, v2_k-2
+  for (index_t k = kv; k < hi; ++k) {
+    const Rl* q = rec + 3 * (k - l);
+    const Rl tau = q[0], v1 = q[1], v2 = q[2];
+    Rl* bc = b + (k - kv) * stride;
+    const P o0 = P::load_unaligned(bc), o1 = P::load_unaligned(bc + stride);
+    const P o2 = k + 2 <= hi ? P::load_unaligned(bc + 2 * stride) : P(Rl(0));
+    const P a = tl::detail::simd_fma(o2, P(tau * v2), tl::detail::simd_fma(o1, P(tau * v1), P(tau) * o0));
+    const P t = tl::detail::simd_fma(P(-tau * (v1m1 + v1 * v2m1)), t1, tl::detail::simd_fma(P(-tau * v2m2), t2, a));
+    tl::detail::simd_fma(P(-v2m2), t2, tl::detail::simd_fma(P(-v1m1), t1, o0 - t)).store_unaligned(bc);
+    t2 = t1;
+    t1 = t;
+    v2m2 = v2m1;
+    v1m1 = v1;
+    v2m1 = v2;
+  }
+  Rl* bh = b + (hi - kv) * stride;  // entry hi: reflectors hi-2 (as its third entry) and hi-1
+  tl::detail::simd_fma(P(-v2m2), t2, tl::detail::simd_fma(P(-v1m1), t1, P::load_unaligned(bh))).store_unaligned(bh);
+}
+
+/// The sweeps' reflectors for the rows of Z^T (n x n, row-major; sweep_right_row's P_k acting on
+/// rows k .. k+2), queued and applied in order in batches: each batch goes over Z^T in column
+/// strips copied to a block that stays in L2 (about 256 KiB), one packet of columns at a time through
+/// sweep_right_packet, so that Z^T streams from memory once per batch instead of once per sweep.
+template <class Rl>
+struct sweep_queue {
+  struct item {
+    index_t l, hi;
+    std::size_t rec;
+  };
+  Rl* z;
+  index_t n;
+  std::vector<item> sweeps;
+  std::vector<Rl> recs, buf;
+  static constexpr std::size_t batch = 3 * 16384;
+  sweep_queue(Rl* z_, index_t n_) : z(z_), n(n_) {}
+  void push(index_t l, index_t hi, const Rl* rec) {
+    sweeps.push_back(item{l, hi, recs.size()});
+    recs.insert(recs.end(), rec, rec + 3 * (hi - l));
+    if (recs.size() >= batch) flush();
+  }
+  void flush() {
+    if (sweeps.empty()) return;
+    constexpr index_t L = static_cast<index_t>(packet_t<Rl>::size);
+    const index_t nv = n - n % L;
+    const index_t strip = std::max<index_t>(
+        L, (index_t(256 * 1024) / (static_cast<index_t>(sizeof(Rl)) * std::max<index_t>(n, 1))) / L * L);
+    // Each strip is copied to a contiguous block first: in place, a power-of-two n would put the
+    // strip's rows (a stride of n values) in a handful of cache sets.
+    buf.resize(static_cast<std::size_t>(n * strip));
+    for (index_t c0 = 0; c0 < nv; c0 += strip) {
+      const index_t sw = std::min(strip, nv - c0);
+      for (index_t r = 0; r < n; ++r) std::copy_n(z + r * n + c0, sw, buf.data() + r * sw);
+      for (const item& s : sweeps)
+        for (index_t c = 0; c < sw; c += L)
+          sweep_right_packet(buf.data() + s.l * sw + c, sw, s.l, s.l, s.hi, recs.data() + s.rec);
+      for (index_t r = 0; r < n; ++r) std::copy_n(buf.data() + r * sw, sw, z + r * n + c0);
+    }
+    for (const item& s : sweeps)
+      for (index_t c = nv; c < n; ++c) sweep_right_row(z + c, n, s.l, s.l, s.hi, recs.data() + s.rec);
+    sweeps.clear();
+    recs.clear();
+  }
+};
+
+/// The right reflectors of a double-shift sweep over the window l .. hi on the rows above the
+/// bulge, deferred to the sweep's end: row r (r0 <= r < hi - 1) takes P_k for k > r (k >= l) in
+/// order. Rows go in groups of one packet's lanes, transposed into buf block by block in registers
+/// (column c of the group at buf[c * lanes]) so that each reflector is six FMAs on packets; the first reflectors of a group
+/// inside the window, which miss its upper rows, and the last rows go one row at a time.
+template <class Rl>
+void sweep_right_rows(Rl* h, index_t n, index_t r0, index_t l, index_t hi, const Rl* rec, std::vector<Rl>& buf) {
+  using P = packet_t<Rl>;
+  constexpr index_t L = static_cast<index_t>(P::size);
+  const index_t rend = hi - 1;  // rows r0 .. rend - 1
+  index_t g = r0;
+  for (; g + L <= rend; g += L) {
+    // Reflectors k < kv reach only some rows of the group (k > r); from kv on, all of them.
+    const index_t kv = std::max(l, g + L);
+    for (index_t r = g; r < g + L; ++r) {
+      const index_t ka = std::max(l, r + 1);
+      if (ka >= kv) continue;
+      // Row r's reflectors ka .. kv-1 one at a time (x0, x1, x2 written back after each).
+      for (index_t k = ka; k < kv; ++k) {
+        const Rl* q = rec + 3 * (k - l);
+        Rl* c = h + r * n + k;
+        const bool three = k + 2 <= hi;
+        const Rl t = q[0] * (c[0] + q[1] * c[1] + (three ? q[2] * c[2] : Rl(0)));
+        c[0] -= t;
+        c[1] -= t * q[1];
+        if (three) c[2] -= t * q[2];
+      }
+    }
+    if (kv >= hi) continue;
+    const index_t w = hi + 1 - kv;  // columns kv .. hi
+    buf.resize(static_cast<std::size_t>(w * L));
+    Rl* b = buf.data();
+    Rl* const top = h + g * n + kv;  // the group's rows from column kv
+    const index_t wv = w - w % L;
+    for (index_t c = 0; c < wv; c += L) {  // L x L blocks, transposed in registers
+      P r[L];
+      for (index_t lane = 0; lane < L; ++lane) r[lane] = P::load_unaligned(top + lane * n + c);
+      tl::detail::transpose_square(r);
+      for (index_t j = 0; j < L; ++j) r[j].store_unaligned(b + (c + j) * L);
+    }
+    for (index_t lane = 0; lane < L; ++lane)
+      for (index_t c = wv; c < w; ++c) b[c * L + lane] = top[lane * n + c];
+    sweep_right_packet(b, L, kv, l, hi, rec);
+    for (index_t c = 0; c < wv; c += L) {
+      P r[L];
+      for (index_t j = 0; j < L; ++j) r[j] = P::load_unaligned(b + (c + j) * L);
+      tl::detail::transpose_square(r);
+      for (index_t lane = 0; lane < L; ++lane) r[lane].store_unaligned(top + lane * n + c);
+    }
+    for (index_t lane = 0; lane < L; ++lane)
+      for (index_t c = wv; c < w; ++c) top[lane * n + c] = b[c * L + lane];
+  }
+  for (; g < rend; ++g) sweep_right_row(h + g * n, index_t(1), std::max(l, g + 1), l, hi, rec);
 }
 
 /// The eigenvalues of the real 2 x 2 block [a b; c d]: e1, e2, with e1 the one of positive
@@ -435,7 +596,8 @@ bool eig_real(index_t n, Rl* h, complex<Rl>* w, complex<Rl>* vr) {
   const auto H = [&](index_t i, index_t j) -> Rl& { return h[i * n + j]; };
   index_t hi = n - 1, its = 0, total = 0;
   const index_t maxit = 30 * std::max<index_t>(10, n) * std::max<index_t>(1, n);
-  std::vector<Rl> ublk, tmp;
+  std::vector<Rl> sweep, sweep_buf;
+  sweep_queue<Rl> zq(zt.data(), n);
   while (hi >= 0) {
     const index_t l = defl.split(hi);
     if (l == hi) {  // a 1 x 1 block
@@ -470,71 +632,52 @@ bool eig_real(index_t n, Rl* h, complex<Rl>* w, complex<Rl>* vr) {
     Rl z = H(l + 1, l) * H(l + 2, l + 1);
     const index_t c1 = vectors ? n : hi + 1;  // columns of T the left reflectors touch
     const index_t r0 = vectors ? 0 : l;       // first row the right reflectors touch
-    // The reflectors go in chunks of nb. Within a chunk, the right reflectors' action on the rows
-    // above it (r0 .. k0-1, which nothing in the chunk reads) is deferred: the chunk's reflectors
-    // accumulate into U (w x w, the indices k0 .. jmax they touch), applied to those rows by one
-    // GEMM at the end of the chunk. Everything else is applied at once.
-    constexpr index_t nb = 48;
-    for (index_t k0 = l; k0 < hi; k0 += nb) {
-      const index_t k1 = std::min(k0 + nb, hi), jmax = std::min(k1 + 1, hi), w = jmax - k0 + 1;
-      const bool defer = k0 - r0 >= 32;
-      if (defer) {
-        ublk.assign(static_cast<std::size_t>(w * w), Rl(0));
-        for (index_t i = 0; i < w; ++i) ublk[i * w + i] = Rl(1);
+    // The right reflectors' action on the rows above the bulge (r0 .. k-1, which nothing later in
+    // the sweep reads) is deferred to the end of the sweep, where each row takes the sweep's
+    // reflectors in order (sweep_right_rows). Everything else is applied at once.
+    sweep.assign(static_cast<std::size_t>(3 * (hi - l)), Rl(0));
+    for (index_t k = l; k < hi; ++k) {
+      const bool three = k + 2 <= hi;
+      if (k > l) {
+        x = H(k, k - 1);
+        y = H(k + 1, k - 1);
+        z = three ? H(k + 2, k - 1) : Rl(0);
       }
-      for (index_t k = k0; k < k1; ++k) {
-        const bool three = k + 2 <= hi;
-        if (k > l) {
-          x = H(k, k - 1);
-          y = H(k + 1, k - 1);
-          z = three ? H(k + 2, k - 1) : Rl(0);
-        }
-        const Rl scale = std::abs(x) + std::abs(y) + std::abs(z);
-        if (scale == Rl(0)) continue;
-        x /= scale;
-        y /= scale;
-        z /= scale;
-        // P = I - tau v v^T, v = [1, v1, v2], P [x y z]^T = [beta 0 0]^T.
-        const Rl beta = -std::copysign(std::sqrt(x * x + y * y + z * z), x);
-        const Rl tau = (beta - x) / beta, f = Rl(1) / (x - beta);
-        const Rl v1 = y * f, v2 = three ? z * f : Rl(0);
-        if (k > l) {
-          H(k, k - 1) = beta * scale;
-          H(k + 1, k - 1) = 0;
-          if (three) H(k + 2, k - 1) = 0;
-        }
-        // Left: rows k.. of T. Right: columns k.. of T (rows from k0 when deferred), then U or Z.
-        const index_t nr = three ? 3 : 2;
-        apply_reflector3_rows(h + k * n + k, n, c1 - k, nr, tau, v1, v2);
-        const index_t rend = std::min(k + 3, hi), rfirst = defer ? k0 : r0;
-        for (index_t i = rfirst; i <= rend; ++i) {
-          Rl* row = h + i * n + k;
-          const Rl t = tau * (row[0] + v1 * row[1] + (three ? v2 * row[2] : Rl(0)));
-          row[0] -= t;
-          row[1] -= t * v1;
-          if (three) row[2] -= t * v2;
-        }
-        if (defer) {  // U <- U P on columns k-k0 ..
-          for (index_t i = 0; i < w; ++i) {
-            Rl* row = ublk.data() + i * w + (k - k0);
-            const Rl t = tau * (row[0] + v1 * row[1] + (three ? v2 * row[2] : Rl(0)));
-            row[0] -= t;
-            row[1] -= t * v1;
-            if (three) row[2] -= t * v2;
-          }
-        }
-        if (vectors) apply_reflector3_rows(zt.data() + k * n, n, n, nr, tau, v1, v2);  // Z <- Z P (rows of Z^T)
+      const Rl scale = std::abs(x) + std::abs(y) + std::abs(z);
+      if (scale == Rl(0)) continue;  // tau 0 in sweep: the identity
+      x /= scale;
+      y /= scale;
+      z /= scale;
+      // P = I - tau v v^T, v = [1, v1, v2], P [x y z]^T = [beta 0 0]^T.
+      const Rl beta = -std::copysign(std::sqrt(x * x + y * y + z * z), x);
+      const Rl tau = (beta - x) / beta, f = Rl(1) / (x - beta);
+      const Rl v1 = y * f, v2 = three ? z * f : Rl(0);
+      Rl* rec = sweep.data() + 3 * (k - l);
+      rec[0] = tau;
+      rec[1] = v1;
+      rec[2] = v2;
+      if (k > l) {
+        H(k, k - 1) = beta * scale;
+        H(k + 1, k - 1) = 0;
+        if (three) H(k + 2, k - 1) = 0;
       }
-      if (defer) {  // rows r0 .. k0-1, columns k0 .. jmax: A <- A U
-        const index_t m = k0 - r0;
-        tmp.resize(static_cast<std::size_t>(m * w));
-        for (index_t i = 0; i < m; ++i) std::copy(h + (r0 + i) * n + k0, h + (r0 + i) * n + k0 + w, tmp.data() + i * w);
-        gemm<Rl>(m, w, w, Rl(1), mat_ref<Rl>{tmp.data(), w, 1}, mat_ref<Rl>{ublk.data(), w, 1}, Rl(0), h + r0 * n + k0,
-                 n, 1);
+      // Left: rows k.. of T. Right: columns k.. of T on rows k .. k+3.
+      const index_t nr = three ? 3 : 2;
+      apply_reflector3_rows(h + k * n + k, n, c1 - k, nr, tau, v1, v2);
+      const index_t rend = std::min(k + 3, hi);
+      for (index_t i = k; i <= rend; ++i) {
+        Rl* row = h + i * n + k;
+        const Rl t = tau * (row[0] + v1 * row[1] + (three ? v2 * row[2] : Rl(0)));
+        row[0] -= t;
+        row[1] -= t * v1;
+        if (three) row[2] -= t * v2;
       }
     }
+    sweep_right_rows(h, n, r0, l, hi, sweep.data(), sweep_buf);
+    if (vectors) zq.push(l, hi, sweep.data());  // Z <- Z P_l ... P_hi-1 (rows of Z^T), batched
   }
   if (vectors) {
+    zq.flush();
     // Real Schur form -> complex Schur form: for each 2 x 2 block [a b; c d] at rows m-1, m, the
     // unitary Q = [al -be; be conj(al)] with (al, be) = (e1 - d, c) / r, an eigenvector of the
     // block for e1; Q^H T Q is triangular there with e1 first.
