@@ -225,6 +225,9 @@ std::vector<S> hessenberg_reduce(index_t n, S* h, bool vectors) {
   return zt;
 }
 
+template <class Rl>
+void normalize_eigenvectors(index_t n, complex<Rl>* vr);
+
 /// The right eigenvectors (columns of the row-major vr) from the complex Schur form: t upper
 /// triangular (row-major n x n) and zt = (Z Q)^T. Back-substitution for the eigenvectors of t, one
 /// GEMM to transform them back, and LAPACK geev's normalization (unit 2-norm, the largest
@@ -258,6 +261,14 @@ void schur_eigenvectors(index_t n, const complex<Rl>* h, const complex<Rl>* zt, 
   }
   // V = (Z Q) X, (Z Q)(r, j) = zt[j * n + r].
   gemm<C>(n, n, n, C(1), mat_ref<C>{zt, 1, n}, mat_ref<C>{xm.data(), n, 1}, C(0), vr, n, 1);
+  normalize_eigenvectors(n, vr);
+}
+
+/// LAPACK geev's normalization of the eigenvectors (the columns of the row-major n x n vr): unit
+/// 2-norm, the largest component real and positive.
+template <class Rl>
+void normalize_eigenvectors(index_t n, complex<Rl>* vr) {
+  using C = complex<Rl>;
   for (index_t k = 0; k < n; ++k) {
     Rl mx = -1, nrm2 = 0;
     index_t im = 0;
@@ -457,10 +468,12 @@ TL_INLINE void sweep_right_packet(Rl* b, index_t stride, index_t kv, index_t l, 
   tl::detail::simd_fma(P(-v2m2), t2, tl::detail::simd_fma(P(-v1m1), t1, P::load_unaligned(bh))).store_unaligned(bh);
 }
 
-/// The sweeps' reflectors for the rows of Z^T (n x n, row-major; sweep_right_row's P_k acting on
-/// rows k .. k+2), queued and applied in order in batches: each batch goes over Z^T in column
-/// strips copied to a block that stays in L2 (about 256 KiB), one packet of columns at a time through
-/// sweep_right_packet, so that Z^T streams from memory once per batch instead of once per sweep.
+/// The sweeps' reflectors for the rows of an n x n row-major matrix z (sweep_right_row's P_k acting
+/// on rows k .. k+2), queued and applied in order in batches: to all of Z^T, or (right_of_window)
+/// to T's columns right of each sweep's window, which the iteration never reads again. Each batch
+/// goes over z in column strips copied to a block that stays in L2 (about 256 KiB), one packet of
+/// columns at a time through sweep_right_packet, so that z streams from memory once per batch
+/// instead of once per sweep.
 template <class Rl>
 struct sweep_queue {
   struct item {
@@ -469,15 +482,18 @@ struct sweep_queue {
   };
   Rl* z;
   index_t n;
+  bool right_of_window;
   std::vector<item> sweeps;
   std::vector<Rl> recs, buf;
   static constexpr std::size_t batch = 3 * 16384;
-  sweep_queue(Rl* z_, index_t n_) : z(z_), n(n_) {}
+  sweep_queue(Rl* z_, index_t n_, bool right_of_window_) : z(z_), n(n_), right_of_window(right_of_window_) {}
   void push(index_t l, index_t hi, const Rl* rec) {
     sweeps.push_back(item{l, hi, recs.size()});
     recs.insert(recs.end(), rec, rec + 3 * (hi - l));
     if (recs.size() >= batch) flush();
   }
+  /// The first column sweep s reaches.
+  index_t first_column(const item& s) const { return right_of_window ? s.hi + 1 : 0; }
   void flush() {
     if (sweeps.empty()) return;
     constexpr index_t L = static_cast<index_t>(packet_t<Rl>::size);
@@ -489,14 +505,23 @@ struct sweep_queue {
     buf.resize(static_cast<std::size_t>(n * strip));
     for (index_t c0 = 0; c0 < nv; c0 += strip) {
       const index_t sw = std::min(strip, nv - c0);
-      for (index_t r = 0; r < n; ++r) std::copy_n(z + r * n + c0, sw, buf.data() + r * sw);
+      index_t lo = n, hi = -1;  // the rows the batch reaches in this strip
       for (const item& s : sweeps)
-        for (index_t c = 0; c < sw; c += L)
-          sweep_right_packet(buf.data() + s.l * sw + c, sw, s.l, s.l, s.hi, recs.data() + s.rec);
-      for (index_t r = 0; r < n; ++r) std::copy_n(buf.data() + r * sw, sw, z + r * n + c0);
+        if (first_column(s) < c0 + sw) lo = std::min(lo, s.l), hi = std::max(hi, s.hi);
+      if (hi < 0) continue;
+      for (index_t r = lo; r <= hi; ++r) std::copy_n(z + r * n + c0, sw, buf.data() + r * sw);
+      for (const item& s : sweeps) {
+        Rl* const b = buf.data() + s.l * sw;
+        const Rl* const rec = recs.data() + s.rec;
+        index_t c = std::max<index_t>(first_column(s) - c0, 0);
+        for (; c < sw && c % L != 0; ++c) sweep_right_row(buf.data() + c, sw, s.l, s.l, s.hi, rec);
+        for (; c < sw; c += L) sweep_right_packet(b + c, sw, s.l, s.l, s.hi, rec);
+      }
+      for (index_t r = lo; r <= hi; ++r) std::copy_n(buf.data() + r * sw, sw, z + r * n + c0);
     }
     for (const item& s : sweeps)
-      for (index_t c = nv; c < n; ++c) sweep_right_row(z + c, n, s.l, s.l, s.hi, recs.data() + s.rec);
+      for (index_t c = std::max(nv, first_column(s)); c < n; ++c)
+        sweep_right_row(z + c, n, s.l, s.l, s.hi, recs.data() + s.rec);
     sweeps.clear();
     recs.clear();
   }
@@ -574,6 +599,145 @@ void eig2x2(Rl a, Rl b, Rl c, Rl d, complex<Rl>& e1, complex<Rl>& e2) {
   }
 }
 
+/// x[i0 .. i1] -= ... : one step of the upward solve for the eigenvector of the quasi-triangular
+/// t (row-major n x n) for lam, on the 1 x 1 block at row i or the 2 x 2 block at rows i-1, i
+/// (two), given the right-hand sides r (rows i-1, i; -sum_j t(i, j) x_j). Pivots below smin are
+/// replaced by smin, as LAPACK's trevc perturbs them. S is the real or complex scalar of x.
+template <class Rl, class S>
+TL_INLINE void quasi_solve_step(const Rl* t, index_t n, index_t i, bool two, S lam, Rl smin, S r0, S r1, S* x) {
+  if (!two) {
+    S den = S(t[i * n + i]) - lam;
+    if (cabs1(den) < smin) den = S(smin);
+    x[i] = r1 / den;
+    return;
+  }
+  const S a11 = S(t[(i - 1) * n + i - 1]) - lam, a12 = S(t[(i - 1) * n + i]), a21 = S(t[i * n + i - 1]),
+          a22 = S(t[i * n + i]) - lam;
+  S det = a11 * a22 - a12 * a21;
+  if (cabs1(det) < smin) det = S(smin);
+  x[i - 1] = (r0 * a22 - a12 * r1) / det;
+  x[i] = (a11 * r1 - a21 * r0) / det;
+}
+
+/// The right eigenvectors (columns of the row-major complex vr) of the real matrix with real Schur
+/// form t (row-major n x n, destroyed) and Schur vectors zt = Z^T, its eigenvalues w as the
+/// iteration returned them (pairs: positive imaginary part first). In real arithmetic as LAPACK's
+/// trevc: 2 x 2 blocks with real eigenvalues are first made triangular by a rotation (on t and
+/// Z); the eigenvector of a real eigenvalue is real, that of a pair's first eigenvalue is
+/// computed in complex arithmetic with its real and imaginary parts kept as two real columns of
+/// X; V = Z X is one real GEMM, expanded to the complex columns (the pair's second one the
+/// conjugate) and normalized as geev.
+template <class Rl>
+void real_schur_eigenvectors(index_t n, Rl* t, Rl* zt, const complex<Rl>* w, Rl anorm, complex<Rl>* vr) {
+  using C = complex<Rl>;
+  const auto T = [&](index_t i, index_t j) -> Rl& { return t[i * n + j]; };
+  for (index_t m = 1; m < n; ++m) {
+    if (T(m, m - 1) == Rl(0)) continue;
+    if (w[m - 1].im == Rl(0)) {  // a real pair: rotate [a b; c d] to upper triangular, e1 first
+      const Rl a0 = w[m - 1].re - T(m, m), cc = T(m, m - 1), r = std::hypot(a0, cc);
+      const Rl al = a0 / r, be = cc / r;
+      for (index_t j = m - 1; j < n; ++j) {
+        const Rl p = T(m - 1, j), q = T(m, j);
+        T(m - 1, j) = al * p + be * q;
+        T(m, j) = al * q - be * p;
+      }
+      for (index_t i = 0; i <= m; ++i) {
+        const Rl p = T(i, m - 1), q = T(i, m);
+        T(i, m - 1) = p * al + q * be;
+        T(i, m) = q * al - p * be;
+      }
+      T(m, m - 1) = 0;
+      T(m - 1, m - 1) = w[m - 1].re;
+      T(m, m) = w[m].re;
+      Rl* z0 = zt + (m - 1) * n;
+      Rl* z1 = z0 + n;
+      for (index_t i = 0; i < n; ++i) {
+        const Rl p = z0[i], q = z1[i];
+        z0[i] = p * al + q * be;
+        z1[i] = q * al - p * be;
+      }
+    }
+    ++m;  // blocks do not overlap
+  }
+  const Rl eps = std::numeric_limits<Rl>::epsilon(), tiny = std::numeric_limits<Rl>::min();
+  const Rl smin = std::max(eps * anorm, tiny);
+  const Rl big = std::sqrt(std::numeric_limits<Rl>::max()) * eps;
+  std::vector<Rl> xm(static_cast<std::size_t>(n * n), Rl(0)), xr(static_cast<std::size_t>(n)), xi(xr);
+  std::vector<C> xc(static_cast<std::size_t>(n));
+  // Rows i of the upward solve: i and i-1 together when they hold a 2 x 2 block.
+  const auto block_two = [&](index_t i) { return i > 0 && T(i, i - 1) != Rl(0); };
+  for (index_t k = n - 1; k >= 0; --k) {
+    if (!block_two(k)) {  // real eigenvalue lam = t(k, k): x_k = 1, x_j = 0 for j > k
+      const Rl lam = T(k, k);
+      std::fill(xr.begin(), xr.end(), Rl(0));
+      xr[k] = 1;
+      for (index_t i = k - 1; i >= 0; --i) {
+        const bool two = block_two(i);
+        const Rl r1 = -dot_contiguous(t + i * n + i + 1, xr.data() + i + 1, k - i);
+        const Rl r0 = two ? -dot_contiguous(t + (i - 1) * n + i + 1, xr.data() + i + 1, k - i) : Rl(0);
+        quasi_solve_step<Rl, Rl>(t, n, i, two, lam, smin, r0, r1, xr.data());
+        const index_t lo = two ? i - 1 : i;
+        const Rl mx = std::max(std::abs(xr[lo]), std::abs(xr[i]));
+        if (mx > big)
+          for (index_t j = lo; j <= k; ++j) xr[j] /= mx;
+        i = lo;
+      }
+      for (index_t i = 0; i <= k; ++i) xm[i * n + k] = xr[i];
+      continue;
+    }
+    // The pair at rows k-1, k; lam = w[k-1] (positive imaginary part): the block's eigenvector
+    // (lam - d, c), then upward in complex arithmetic, real and imaginary parts in xr, xi.
+    const C lam = w[k - 1];
+    std::fill(xr.begin(), xr.end(), Rl(0));
+    std::fill(xi.begin(), xi.end(), Rl(0));
+    xr[k - 1] = lam.re - T(k, k);
+    xi[k - 1] = lam.im;
+    xr[k] = T(k, k - 1);
+    for (index_t i = k - 2; i >= 0; --i) {
+      const bool two = block_two(i);
+      const index_t len = k - i;
+      const C r1(-dot_contiguous(t + i * n + i + 1, xr.data() + i + 1, len),
+                 -dot_contiguous(t + i * n + i + 1, xi.data() + i + 1, len));
+      const C r0 = two ? C(-dot_contiguous(t + (i - 1) * n + i + 1, xr.data() + i + 1, len),
+                           -dot_contiguous(t + (i - 1) * n + i + 1, xi.data() + i + 1, len))
+                       : C(0);
+      quasi_solve_step<Rl, C>(t, n, i, two, lam, smin, r0, r1, xc.data());
+      const index_t lo = two ? i - 1 : i;
+      for (index_t j = lo; j <= i; ++j) {
+        xr[j] = xc[j].re;
+        xi[j] = xc[j].im;
+      }
+      const Rl mx = std::max(cabs1(xc[lo]), cabs1(xc[i]));
+      if (mx > big)
+        for (index_t j = lo; j <= k; ++j) {
+          xr[j] /= mx;
+          xi[j] /= mx;
+        }
+      i = lo;
+    }
+    for (index_t i = 0; i <= k; ++i) {
+      xm[i * n + k - 1] = xr[i];
+      xm[i * n + k] = xi[i];
+    }
+    --k;
+  }
+  // V = Z X (real), Z(r, j) = zt[j * n + r]; then the complex columns.
+  std::vector<Rl> v(static_cast<std::size_t>(n * n));
+  gemm<Rl>(n, n, n, Rl(1), mat_ref<Rl>{zt, 1, n}, mat_ref<Rl>{xm.data(), n, 1}, Rl(0), v.data(), n, 1);
+  for (index_t k = 0; k < n; ++k) {
+    if (k + 1 < n && block_two(k + 1)) {
+      for (index_t i = 0; i < n; ++i) {
+        vr[i * n + k] = C(v[i * n + k], v[i * n + k + 1]);
+        vr[i * n + k + 1] = C(v[i * n + k], -v[i * n + k + 1]);
+      }
+      ++k;
+    } else {
+      for (index_t i = 0; i < n; ++i) vr[i * n + k] = C(v[i * n + k], 0);
+    }
+  }
+  normalize_eigenvectors(n, vr);
+}
+
 /// The eigenvalues w (n) of the row-major n x n real matrix h (destroyed) and, when vr is not null,
 /// the right eigenvectors as the columns of vr (row-major n x n, complex). Real arithmetic
 /// throughout the iteration: Hessenberg reduction, Francis double-shift implicit QR (3-element
@@ -597,7 +761,7 @@ bool eig_real(index_t n, Rl* h, complex<Rl>* w, complex<Rl>* vr) {
   index_t hi = n - 1, its = 0, total = 0;
   const index_t maxit = 30 * std::max<index_t>(10, n) * std::max<index_t>(1, n);
   std::vector<Rl> sweep, sweep_buf;
-  sweep_queue<Rl> zq(zt.data(), n);
+  sweep_queue<Rl> zq(zt.data(), n, false), tq(h, n, true);
   while (hi >= 0) {
     const index_t l = defl.split(hi);
     if (l == hi) {  // a 1 x 1 block
@@ -630,7 +794,7 @@ bool eig_real(index_t n, Rl* h, complex<Rl>* w, complex<Rl>* vr) {
     Rl x = H(l, l) * H(l, l) + H(l, l + 1) * H(l + 1, l) - tr * H(l, l) + det;
     Rl y = H(l + 1, l) * (H(l, l) + H(l + 1, l + 1) - tr);
     Rl z = H(l + 1, l) * H(l + 2, l + 1);
-    const index_t c1 = vectors ? n : hi + 1;  // columns of T the left reflectors touch
+    const index_t c1 = hi + 1;  // columns of T the left reflectors touch at once (the rest: tq)
     const index_t r0 = vectors ? 0 : l;       // first row the right reflectors touch
     // The right reflectors' action on the rows above the bulge (r0 .. k-1, which nothing later in
     // the sweep reads) is deferred to the end of the sweep, where each row takes the sweep's
@@ -675,48 +839,12 @@ bool eig_real(index_t n, Rl* h, complex<Rl>* w, complex<Rl>* vr) {
     }
     sweep_right_rows(h, n, r0, l, hi, sweep.data(), sweep_buf);
     if (vectors) zq.push(l, hi, sweep.data());  // Z <- Z P_l ... P_hi-1 (rows of Z^T), batched
+    if (vectors && hi + 1 < n) tq.push(l, hi, sweep.data());  // T's columns right of the window, batched
   }
   if (vectors) {
     zq.flush();
-    // Real Schur form -> complex Schur form: for each 2 x 2 block [a b; c d] at rows m-1, m, the
-    // unitary Q = [al -be; be conj(al)] with (al, be) = (e1 - d, c) / r, an eigenvector of the
-    // block for e1; Q^H T Q is triangular there with e1 first.
-    std::vector<C> t(static_cast<std::size_t>(n * n)), ztc(static_cast<std::size_t>(n * n));
-    for (index_t i = 0; i < n * n; ++i) {
-      t[i] = C(h[i], 0);
-      ztc[i] = C(zt[i], 0);
-    }
-    for (index_t m = 1; m < n; ++m) {
-      if (H(m, m - 1) == Rl(0)) continue;
-      C e1, e2;
-      eig2x2(H(m - 1, m - 1), H(m - 1, m), H(m, m - 1), H(m, m), e1, e2);
-      const C a0 = e1 - C(H(m, m), 0);
-      const Rl cc = H(m, m - 1);
-      const Rl r = std::hypot(std::hypot(a0.re, a0.im), cc);
-      const C al = a0 * C(Rl(1) / r), alc = conj_of(al);
-      const C be = C(cc / r, 0);
-      for (index_t j = m - 1; j < n; ++j) {  // rows m-1, m <- Q^H rows
-        const C p = t[(m - 1) * n + j], q = t[m * n + j];
-        t[(m - 1) * n + j] = alc * p + be * q;
-        t[m * n + j] = al * q - be * p;
-      }
-      for (index_t i = 0; i <= m; ++i) {  // columns m-1, m <- columns Q
-        const C p = t[i * n + m - 1], q = t[i * n + m];
-        t[i * n + m - 1] = p * al + q * be;
-        t[i * n + m] = q * alc - p * be;
-      }
-      t[m * n + m - 1] = C(0);
-      C* z0 = ztc.data() + (m - 1) * n;
-      C* z1 = z0 + n;
-      for (index_t i = 0; i < n; ++i) {
-        const C p = z0[i], q = z1[i];
-        z0[i] = p * al + q * be;
-        z1[i] = q * alc - p * be;
-      }
-      ++m;  // blocks do not overlap
-    }
-    for (index_t k = 0; k < n; ++k) t[k * n + k] = w[k];  // the exact pairs of eig2x2 (equal up to rounding)
-    schur_eigenvectors<Rl>(n, t.data(), ztc.data(), anorm, vr);
+    tq.flush();
+    real_schur_eigenvectors<Rl>(n, h, zt.data(), w, anorm, vr);
   }
   unscale_eigenvalues(n, w, ex);
   return true;
