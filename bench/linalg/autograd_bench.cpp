@@ -9,7 +9,7 @@
 //   eig:      loss = Re sum(L^2) + sum(|V| * W) (real input, complex results), n = 32, 128
 //   qr:       loss = sum(Q * W) + sum(R * W'), reduced QR of an n x n matrix, n = 32 and 128
 //   matrix_exp: loss = sum(matrix_exp(A) * W), entries of A of size 1 / sqrt(n), n = 32 and 128
-//   jacobians: tl::autograd::jacobian of inv and cholesky (16 x 16) and of det over 64 matrices
+//   jacobians: tl::autograd::jacobian of inv, solve (in A) and cholesky (16 x 16) and of det over 64 matrices
 //             8 x 8, vectorized (one backward pass) and row by row (one pass per output element)
 //
 // Items processed count matrices (one forward + backward each).
@@ -154,8 +154,8 @@ void BM_tl_factor_backward(benchmark::State& st) {
 BENCHMARK(BM_tl_factor_backward<true>)->Name("tl/qr_backward")->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_tl_factor_backward<false>)->Name("tl/matrix_exp_backward")->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond);
 
-/// Jacobians through nodes with a batched rule: inv(A) and cholesky(S) for 16 x 16 matrices (256
-/// outputs, so 256 cotangents) and det over a batch of 64 matrices 8 x 8 (64 cotangents), with
+/// Jacobians through nodes with a batched rule: inv(A), solve(A, B) (with respect to A, B 16 x 16)
+/// and cholesky(S) for 16 x 16 matrices (256 outputs, so 256 cotangents) and det over a batch of 64 matrices 8 x 8 (64 cotangents), with
 /// vectorize = true (one backward pass carrying every cotangent) and false (one pass per cotangent).
 template <op Op, bool Vec>
 void BM_tl_jacobian(benchmark::State& st) {
@@ -169,8 +169,10 @@ void BM_tl_jacobian(benchmark::State& st) {
     for (auto _ : st) benchmark::DoNotOptimize(ag::jacobian([](const T3& v) { return tl::linalg::det(v); }, a, o).data());
   } else {
     const M2 a = make(16, 16, 4.0, 0.3, Op == op::cholesky);
-    const auto f = [](const M2& v) {
+    const M2 b = make(16, 16, 0.0, 0.7);
+    const auto f = [&b](const M2& v) {
       if constexpr (Op == op::inv) return M2(tl::linalg::inv(v));
+      else if constexpr (Op == op::solve) return M2(tl::linalg::solve(v, b));
       else return M2(tl::linalg::cholesky(v));
     };
     for (auto _ : st) benchmark::DoNotOptimize(ag::jacobian(f, a, o).data());
@@ -181,6 +183,8 @@ BENCHMARK(BM_tl_jacobian<op::inv, true>)->Name("tl/inv_jacobian/16/vectorized")-
 BENCHMARK(BM_tl_jacobian<op::inv, false>)->Name("tl/inv_jacobian/16/rows")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_tl_jacobian<op::cholesky, true>)->Name("tl/cholesky_jacobian/16/vectorized")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_tl_jacobian<op::cholesky, false>)->Name("tl/cholesky_jacobian/16/rows")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_tl_jacobian<op::solve, true>)->Name("tl/solve_jacobian/16/vectorized")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_tl_jacobian<op::solve, false>)->Name("tl/solve_jacobian/16/rows")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_tl_jacobian<op::det, true>)->Name("tl/det_jacobian/64x8x8/vectorized")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_tl_jacobian<op::det, false>)->Name("tl/det_jacobian/64x8x8/rows")->Unit(benchmark::kMicrosecond);
 

@@ -1,7 +1,7 @@
 // Autograd of the tl::linalg functions built from differentiable tl operations (vecdot, cross,
 // multi_dot, matrix_power, the latter through matmul and inv): gradcheck and gradgradcheck for real and
 // complex double inputs; cross (stacked fused components). The vectorized backward through the
-// nodes with a batched rule (det, inv, cholesky): jacobian with vectorize = true against the
+// nodes with a batched rule (det, inv, cholesky, solve with one A): jacobian with vectorize = true against the
 // row-by-row jacobian and central differences, grad_batched with complex cotangents against grad
 // row by row.
 #define TL_AUTOGRAD 2
@@ -53,8 +53,19 @@ TEST_CASE("linalg autograd: vectorized jacobian through det, inv and cholesky") 
   check([](const T3& v) { return la::det(v); }, ab);
   check([](const M2& v) { return M2(la::cholesky(hpd(v))); }, a);
   check([](const T3& v) { return T3(la::cholesky(hpd(v), true)); }, ab);  // upper
-  // nodes with and without a batched rule in one graph: solve has none
+  // nodes with and without a batched rule in one graph: solve with a batched A declines its rule
   check([](const T3& v) { return T3(tl::matmul(la::inv(v), la::solve(v, tl::sin(v)))); }, ab);
+  // solve with one A (its batched rule): through A and through b, matrix and vector rhs; a right
+  // solve declines
+  using V1 = tl::tensor<double, 1>;
+  const M2 bm = input<double, 2>({4, 3}, 0, 0.7);
+  const V1 bv = input<double, 1>({4}, 0, 1.1);
+  check([&](const M2& v) { return M2(la::solve(v, bm)); }, a);
+  check([&](const M2& v) { return M2(la::solve(a, v)); }, bm);
+  check([&](const M2& v) { return V1(la::solve(v, bv)); }, a);
+  check([&](const V1& v) { return V1(la::solve(a, v)); }, bv);
+  check([&](const M2& v) { return M2(la::solve(v, tl::sin(v))); }, a);  // A on both sides
+  check([&](const M2& v) { return M2(la::solve(v, M2(bm.mT()), false)); }, a);
 }
 
 TEST_CASE("linalg autograd: grad_batched with complex cotangents through det, inv and cholesky") {
@@ -81,6 +92,24 @@ TEST_CASE("linalg autograd: grad_batched with complex cotangents through det, in
   check(la::det(z));
   check(C3(la::cholesky(hpd(z))));
   check(C3(la::cholesky(hpd(z), true)));
+  // solve with one A: complex cotangents through the batched rule
+  using C2 = tl::tensor<cd, 2>;
+  C2 z2 = input<cd, 2>({3, 3}, 1.5, 0.6);
+  C2 b2 = input<cd, 2>({3, 2}, 0, 0.3);
+  z2.requires_grad_();
+  b2.requires_grad_();
+  const C2 y2 = la::solve(z2, b2);
+  tl::tensor<cd, 3> gys(tl::shape_t<3>{4, 3, 2});
+  for (index_t i = 0; i < gys.numel(); ++i)
+    gys.data()[i] = cd(std::sin(0.41 * static_cast<double>(i) + 0.2), std::cos(0.29 * static_cast<double>(i)));
+  auto [gz, gbb] = ag::grad_batched(y2, std::tie(z2, b2), gys, {.retain_graph = true});
+  for (index_t b = 0; b < 4; ++b) {
+    CAPTURE(b);
+    const C2 gy = gys.select(0, b).clone();
+    auto [rz, rb] = ag::grad(y2, std::tie(z2, b2), gy, {.retain_graph = true});
+    tl_test::check_same(gz.select(0, b), rz, 1e-12);
+    tl_test::check_same(gbb.select(0, b), rb, 1e-12);
+  }
 }
 
 }  // namespace linalg_autograd_composite_test

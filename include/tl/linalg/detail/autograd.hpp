@@ -8,7 +8,8 @@
 ///
 /// - det: g conj(det) A^-H; slogdet: (g_logabsdet + i Im(conj(sign) g_sign)) A^-H. Both throw
 ///   tl::linalg_error at an exactly singular matrix (det = 0) instead of returning NaNs.
-/// - inv: -A^-H G A^-H; solve: G_B = A^-H G (the system with A^H), G_A = -G_B X^H (right: -X^H G_B).
+/// - inv: -A^-H G A^-H; solve: G_B = A^-H G (the system with A^H), G_A = -G_B X^H (right: -X^H G_B);
+///   a batch of cotangents through one unbatched A (left) is one solve with all of them as columns.
 /// - cholesky: A^-H-congruence of tril(L^H G_L) with the diagonal halved, symmetrized (Murray 2016).
 /// - det, inv and cholesky also have a batched rule (the same formula over a batch of cotangents),
 ///   so a vectorized jacobian or grad_batched runs them once rather than once per cotangent.
@@ -245,7 +246,45 @@ solve_ex_result<ag_value_t<EA>, ag_solve_rank_v<ag_rank_v<EA>, ag_rank_v<EB>>, a
   const MB b = ad::materialize_forward(eb);
   auto r = unrecorded([&] { return solve_impl<Throw>(op, a, b, left); });
   using X = decltype(r.result);
-  ad::record_fn(
+  // For a batch of cotangents with one unbatched A (left): G_B = A^-H G_b for every cotangent is
+  // one solve with the cotangents side by side as columns ([n, batch * k], or [n, batch] for a
+  // vector rhs), so one factorization for them all; G_A = -G_B X^H is one product with X^H shared
+  // (matmul folds the batch into its rows). A batched A or a right solve declines: the plain rule
+  // runs per cotangent.
+  auto batched = [left](const batched_t<X>& gbt, const std::tuple<MA, MB>& in, const X& x,
+                        const std::array<bool, 2>& need) -> std::optional<std::tuple<batched_t<MA>, batched_t<MB>>> {
+    if constexpr (RA != 2) {
+      return std::nullopt;
+    } else {
+      if (!left) return std::nullopt;
+      return unrecorded([&] {
+        using M2 = tensor<T, 2>;
+        const MA& x_a = std::get<0>(in);
+        const index_t batch = gbt.shape()[0], n = x_a.shape()[0];
+        batched_t<X> gbb;
+        if constexpr (vec) {  // x: [n], gbt: [batch, n]
+          const M2 s = tl::linalg::solve(x_a.mH(), M2(gbt.mT()));
+          gbb = batched_t<X>(s.mT()).contiguous();
+        } else {  // x: [n, k], gbt: [batch, n, k]
+          const index_t k = x.shape()[1];
+          const M2 cols = batched_t<X>(gbt.transpose(0, 1)).contiguous().reshape(shape_t<2>{n, batch * k});
+          const M2 s = tl::linalg::solve(x_a.mH(), cols);
+          gbb = batched_t<X>(s.reshape(shape_t<3>{n, batch, k}).transpose(0, 1)).contiguous();
+        }
+        batched_t<MA> ga = ad::undefined_tensor<T, RA + 1>();
+        batched_t<MB> gbo = ad::undefined_tensor<T, RB + 1>();
+        if (need[1]) gbo = gbb;  // b has x's shape here (no broadcasting with an unbatched A)
+        if (need[0]) {
+          if constexpr (vec)
+            ga = batched_t<MA>(-tl::matmul(gbb.unsqueeze(-1), x.unsqueeze(-1).mH())).contiguous();
+          else
+            ga = batched_t<MA>(-tl::matmul(gbb, x.mH())).contiguous();
+        }
+        return std::optional(std::make_tuple(ga, gbo));
+      });
+    }
+  };
+  ad::record_fn_batched(
       "LinalgSolveBackward", r.result,
       [left](const X& g, const std::tuple<MA, MB>& in, const X& res, const std::array<bool, 2>& need) {
         const MA& x_a = std::get<0>(in);
@@ -265,7 +304,7 @@ solve_ex_result<ag_value_t<EA>, ag_solve_rank_v<ag_rank_v<EA>, ag_rank_v<EB>>, a
         }
         return std::make_tuple(ga, gbo);
       },
-      std::array<bool, 2>{true, true}, true, a, b);
+      std::move(batched), std::array<bool, 2>{true, true}, true, a, b);
   return r;
 }
 
