@@ -4,9 +4,9 @@
 /// Householder reduction to upper Hessenberg form A = Z H Z^H, then for complex input the complex
 /// Schur form T = Q^H H Q by single-shift implicit QR (Wilkinson shifts, exceptional shifts every
 /// 10 stalled iterations, deflation on small subdiagonals), for real input the real Schur form by
-/// Francis double-shift QR in real arithmetic (eig_real); eigenvectors of T by back-substitution,
-/// back-transformed by (Z Q) in one GEMM and normalized as LAPACK's geev (unit 2-norm, the largest
-/// component real).
+/// Francis double-shift QR in real arithmetic (eig_real); eigenvectors of T by back-substitution
+/// (complex, or for real input in real arithmetic on the quasi-triangular T), back-transformed by
+/// (Z Q) in one GEMM and normalized as LAPACK's geev (unit 2-norm, the largest component real).
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -743,9 +743,8 @@ void real_schur_eigenvectors(index_t n, Rl* t, Rl* zt, const complex<Rl>* w, Rl 
 /// throughout the iteration: Hessenberg reduction, Francis double-shift implicit QR (3-element
 /// reflectors chasing the bulge, shifts from the trailing 2 x 2 block, exceptional shifts after 10
 /// and 20 stalled iterations) to the real Schur form T = Q^T H Q with 1 x 1 and 2 x 2 diagonal
-/// blocks. For eigenvectors, each 2 x 2 block is then triangularized by one complex rotation (its
-/// eigenvalue of positive imaginary part first, LAPACK's order), which gives a complex Schur form at
-/// O(n^2) cost, and schur_eigenvectors finishes as for complex input. Returns false when the
+/// blocks (pairs: the eigenvalue of positive imaginary part first, LAPACK's order). For
+/// eigenvectors, real_schur_eigenvectors finishes in real arithmetic. Returns false when the
 /// iteration did not converge.
 template <class Rl>
 bool eig_real(index_t n, Rl* h, complex<Rl>* w, complex<Rl>* vr) {
