@@ -1,7 +1,7 @@
 // Autograd of the tl::linalg functions built from differentiable tl operations (vecdot, cross,
 // multi_dot, matrix_power, the latter through matmul and inv): gradcheck and gradgradcheck for real and
 // complex double inputs; cross (stacked fused components). The vectorized backward through the
-// nodes with a batched rule (det, inv, cholesky, solve with one A): jacobian with vectorize = true against the
+// nodes with a batched rule (det, inv, cholesky, solve with one A, solve_triangular): jacobian with vectorize = true against the
 // row-by-row jacobian and central differences, grad_batched with complex cotangents against grad
 // row by row.
 #define TL_AUTOGRAD 2
@@ -66,6 +66,18 @@ TEST_CASE("linalg autograd: vectorized jacobian through det, inv and cholesky") 
   check([&](const V1& v) { return V1(la::solve(a, v)); }, bv);
   check([&](const M2& v) { return M2(la::solve(v, tl::sin(v))); }, a);  // A on both sides
   check([&](const M2& v) { return M2(la::solve(v, M2(bm.mT()), false)); }, a);
+  // solve_triangular with unbatched A and B (its batched rule): left and right, upper and lower,
+  // unit diagonal, through A and through B
+  for (const bool upper : {true, false})
+    for (const bool lft : {true, false})
+      for (const bool unit : {false, true}) {
+        CAPTURE(upper);
+        CAPTURE(lft);
+        CAPTURE(unit);
+        const M2 rhs = lft ? bm : M2(bm.mT());
+        check([&](const M2& v) { return M2(la::solve_triangular(v, rhs, upper, lft, unit)); }, a);
+        check([&](const M2& v) { return M2(la::solve_triangular(a, v, upper, lft, unit)); }, rhs);
+      }
 }
 
 TEST_CASE("linalg autograd: grad_batched with complex cotangents through det, inv and cholesky") {

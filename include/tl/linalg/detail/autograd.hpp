@@ -13,7 +13,8 @@
 /// - cholesky: A^-H-congruence of tril(L^H G_L) with the diagonal halved, symmetrized (Murray 2016).
 /// - det, inv and cholesky also have a batched rule (the same formula over a batch of cotangents),
 ///   so a vectorized jacobian or grad_batched runs them once rather than once per cotangent.
-/// - solve_triangular: G_B from the system with A^H, G_A = -G_B X^H restricted to A's triangle.
+/// - solve_triangular: G_B from the system with A^H, G_A = -G_B X^H restricted to A's triangle; a
+///   batch of cotangents with unbatched A and B is one triangular solve.
 /// - lu_factor / lu: square P L^-H (tril(L^H G_L, -1) + triu(G_U U^H)) U^-H; wide and tall
 ///   matrices as torch 1.13 (see lu_backward).
 /// - lu_solve: G_B and G_LU for every left/adjoint combination (G_LU from the gradient of A = P L U).
@@ -249,11 +250,11 @@ solve_ex_result<ag_value_t<EA>, ag_solve_rank_v<ag_rank_v<EA>, ag_rank_v<EB>>, a
   // For a batch of cotangents with one unbatched A (left): G_B = A^-H G_b for every cotangent is
   // one solve with the cotangents side by side as columns ([n, batch * k], or [n, batch] for a
   // vector rhs), so one factorization for them all; G_A = -G_B X^H is one product with X^H shared
-  // (matmul folds the batch into its rows). A batched A or a right solve declines: the plain rule
-  // runs per cotangent.
+  // (matmul folds the batch into its rows). A batched A or b, or a right solve, declines: the plain
+  // rule runs per cotangent.
   auto batched = [left](const batched_t<X>& gbt, const std::tuple<MA, MB>& in, const X& x,
                         const std::array<bool, 2>& need) -> std::optional<std::tuple<batched_t<MA>, batched_t<MB>>> {
-    if constexpr (RA != 2) {
+    if constexpr (RA != 2 || RB > 2) {  // a batched A, or a batched b broadcast against A
       return std::nullopt;
     } else {
       if (!left) return std::nullopt;
@@ -320,7 +321,43 @@ tensor<ag_value_t<EA>, std::max(ag_rank_v<EA>, ag_rank_v<EB>)> record_solve_tria
   const MB b = ad::materialize_forward(eb);
   auto x = unrecorded([&] { return tl::linalg::solve_triangular(a, b, upper, left, unitriangular); });
   using X = decltype(x);
-  ad::record_fn(
+  // For a batch of cotangents with unbatched A and B: G_B for every cotangent is one triangular
+  // solve, the cotangents side by side as columns (left, [n, batch * k]) or stacked as rows (right,
+  // [batch * m, n]); G_A = -G_B X^H (left) or -X^H G_B (right) over the batch, restricted to A's
+  // triangle. A batched A or B declines.
+  auto batched = [upper, left, unitriangular](const batched_t<X>& gbt, const std::tuple<MA, MB>& in, const X& xs,
+                                              const std::array<bool, 2>& need)
+      -> std::optional<std::tuple<batched_t<MA>, batched_t<MB>>> {
+    if constexpr (RA != 2 || RB != 2) {
+      return std::nullopt;
+    } else {
+      return unrecorded([&] {
+        using M2 = tensor<T, 2>;
+        const MA& x_a = std::get<0>(in);
+        const index_t batch = gbt.shape()[0], m = xs.shape()[0], k = xs.shape()[1];
+        batched_t<X> gbb;
+        if (left) {  // xs: [m, k] with A m x m
+          const M2 cols = batched_t<X>(gbt.transpose(0, 1)).contiguous().reshape(shape_t<2>{m, batch * k});
+          const M2 sv = tl::linalg::solve_triangular(x_a.mH(), cols, !upper, true, unitriangular);
+          gbb = batched_t<X>(sv.reshape(shape_t<3>{m, batch, k}).transpose(0, 1)).contiguous();
+        } else {  // xs: [m, k] with A k x k
+          const M2 rows = batched_t<X>(gbt).contiguous().reshape(shape_t<2>{batch * m, k});
+          const M2 sv = tl::linalg::solve_triangular(x_a.mH(), rows, !upper, false, unitriangular);
+          gbb = batched_t<X>(sv.reshape(shape_t<3>{batch, m, k}));
+        }
+        batched_t<MA> ga = ad::undefined_tensor<T, 3>();
+        batched_t<MB> gbo = ad::undefined_tensor<T, 3>();
+        if (need[1]) gbo = gbb;
+        if (need[0]) {
+          const batched_t<MA> full = left ? batched_t<MA>(-tl::matmul(gbb, xs.mH())) : batched_t<MA>(-tl::matmul(xs.mH(), gbb));
+          const index_t kd = upper ? (unitriangular ? 1 : 0) : (unitriangular ? -1 : 0);
+          ga = tri(full, upper, kd).contiguous();
+        }
+        return std::optional(std::make_tuple(ga, gbo));
+      });
+    }
+  };
+  ad::record_fn_batched(
       "LinalgSolveTriangularBackward", x,
       [upper, left, unitriangular](const X& g, const std::tuple<MA, MB>& in, const X& res,
                                    const std::array<bool, 2>& need) {
@@ -338,7 +375,7 @@ tensor<ag_value_t<EA>, std::max(ag_rank_v<EA>, ag_rank_v<EB>)> record_solve_tria
         }
         return std::make_tuple(ga, gbo);
       },
-      std::array<bool, 2>{true, true}, true, a, b);
+      std::move(batched), std::array<bool, 2>{true, true}, true, a, b);
   return x;
 }
 
