@@ -420,13 +420,13 @@ void apply_reflector3_rows(Rl* r, index_t ld, index_t len, index_t nr, Rl tau, R
 }
 
 /// One row r of a double-shift sweep over the window l .. hi (entry c at row[c * stride]): P_k
-/// (k = ka .. hi-1, v = [1, v1, v2] on entries k .. k+2, the last one on two) applied in order, the
-/// entries in flight kept in registers. rec holds (tau, v1, v2) per k from l (tau 0: skipped).
+/// (k = ka .. kb-1, v = [1, v1, v2] on entries k .. k+2, the one at hi-1 on two) applied in order,
+/// the entries in flight kept in registers. rec holds (tau, v1, v2) per k from l (tau 0: skipped).
 template <class Rl>
-void sweep_right_row(Rl* row, index_t stride, index_t ka, index_t l, index_t hi, const Rl* rec) {
-  if (ka >= hi) return;
+void sweep_right_row(Rl* row, index_t stride, index_t ka, index_t kb, index_t l, index_t hi, const Rl* rec) {
+  if (ka >= kb) return;
   Rl x0 = row[ka * stride], x1 = row[(ka + 1) * stride];
-  for (index_t k = ka; k < hi; ++k) {
+  for (index_t k = ka; k < kb; ++k) {
     const Rl* q = rec + 3 * (k - l);
     const bool three = k + 2 <= hi;
     Rl x2 = three ? row[(k + 2) * stride] : Rl(0);
@@ -435,7 +435,8 @@ void sweep_right_row(Rl* row, index_t stride, index_t ka, index_t l, index_t hi,
     x0 = x1 - t * q[1];
     x1 = x2 - t * q[2];
   }
-  row[hi * stride] = x0;
+  row[kb * stride] = x0;
+  if (kb < hi) row[(kb + 1) * stride] = x1;  // at kb = hi, x1 is past the window (and 0)
 }
 
 /// sweep_right_row on one packet of rows at once: entry c of the packet's rows is the packet at
@@ -514,14 +515,14 @@ struct sweep_queue {
         Rl* const b = buf.data() + s.l * sw;
         const Rl* const rec = recs.data() + s.rec;
         index_t c = std::max<index_t>(first_column(s) - c0, 0);
-        for (; c < sw && c % L != 0; ++c) sweep_right_row(buf.data() + c, sw, s.l, s.l, s.hi, rec);
+        for (; c < sw && c % L != 0; ++c) sweep_right_row(buf.data() + c, sw, s.l, s.hi, s.l, s.hi, rec);
         for (; c < sw; c += L) sweep_right_packet(b + c, sw, s.l, s.l, s.hi, rec);
       }
       for (index_t r = lo; r <= hi; ++r) std::copy_n(buf.data() + r * sw, sw, z + r * n + c0);
     }
     for (const item& s : sweeps)
       for (index_t c = std::max(nv, first_column(s)); c < n; ++c)
-        sweep_right_row(z + c, n, s.l, s.l, s.hi, recs.data() + s.rec);
+        sweep_right_row(z + c, n, s.l, s.hi, s.l, s.hi, recs.data() + s.rec);
     sweeps.clear();
     recs.clear();
   }
@@ -541,20 +542,7 @@ void sweep_right_rows(Rl* h, index_t n, index_t r0, index_t l, index_t hi, const
   for (; g + L <= rend; g += L) {
     // Reflectors k < kv reach only some rows of the group (k > r); from kv on, all of them.
     const index_t kv = std::max(l, g + L);
-    for (index_t r = g; r < g + L; ++r) {
-      const index_t ka = std::max(l, r + 1);
-      if (ka >= kv) continue;
-      // Row r's reflectors ka .. kv-1 one at a time (x0, x1, x2 written back after each).
-      for (index_t k = ka; k < kv; ++k) {
-        const Rl* q = rec + 3 * (k - l);
-        Rl* c = h + r * n + k;
-        const bool three = k + 2 <= hi;
-        const Rl t = q[0] * (c[0] + q[1] * c[1] + (three ? q[2] * c[2] : Rl(0)));
-        c[0] -= t;
-        c[1] -= t * q[1];
-        if (three) c[2] -= t * q[2];
-      }
-    }
+    for (index_t r = g; r < g + L; ++r) sweep_right_row(h + r * n, index_t(1), std::max(l, r + 1), kv, l, hi, rec);
     if (kv >= hi) continue;
     const index_t w = hi + 1 - kv;  // columns kv .. hi
     buf.resize(static_cast<std::size_t>(w * L));
@@ -579,7 +567,7 @@ void sweep_right_rows(Rl* h, index_t n, index_t r0, index_t l, index_t hi, const
     for (index_t lane = 0; lane < L; ++lane)
       for (index_t c = wv; c < w; ++c) top[lane * n + c] = b[c * L + lane];
   }
-  for (; g < rend; ++g) sweep_right_row(h + g * n, index_t(1), std::max(l, g + 1), l, hi, rec);
+  for (; g < rend; ++g) sweep_right_row(h + g * n, index_t(1), std::max(l, g + 1), hi, l, hi, rec);
 }
 
 /// The eigenvalues of the real 2 x 2 block [a b; c d]: e1, e2, with e1 the one of positive
