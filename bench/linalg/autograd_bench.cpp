@@ -9,7 +9,8 @@
 //   eig:      loss = Re sum(L^2) + sum(|V| * W) (real input, complex results), n = 32, 128
 //   qr:       loss = sum(Q * W) + sum(R * W'), reduced QR of an n x n matrix, n = 32 and 128
 //   matrix_exp: loss = sum(matrix_exp(A) * W), entries of A of size 1 / sqrt(n), n = 32 and 128
-//   jacobians: tl::autograd::jacobian of inv, solve and solve_triangular (in A) and cholesky (16 x 16) and of
+//   jacobians: tl::autograd::jacobian of inv, solve and solve_triangular (in A), lu_solve (in the packed
+//             factors, pivots fixed) and cholesky (16 x 16) and of
 //             det over 64 matrices 8 x 8, vectorized (one backward pass) and row by row (one pass per
 //             output element)
 //
@@ -59,7 +60,7 @@ tl::tensor<double, 2> make(tl::index_t m, tl::index_t n, double shift, double se
   return s;
 }
 
-enum class op { det, inv, solve, cholesky, solve_triangular };
+enum class op { det, inv, solve, cholesky, solve_triangular, lu_solve };
 
 template <op Op>
 void BM_tl_backward(benchmark::State& st) {
@@ -155,8 +156,8 @@ void BM_tl_factor_backward(benchmark::State& st) {
 BENCHMARK(BM_tl_factor_backward<true>)->Name("tl/qr_backward")->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_tl_factor_backward<false>)->Name("tl/matrix_exp_backward")->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond);
 
-/// Jacobians through nodes with a batched rule: inv(A), solve(A, B) and solve_triangular(A, B)
-/// (upper; with respect to A, B 16 x 16)
+/// Jacobians through nodes with a batched rule: inv(A), solve(A, B), solve_triangular(A, B) (upper)
+/// and lu_solve(LU, pivots, B) (with respect to A or LU, the pivots those of A; B 16 x 16)
 /// and cholesky(S) for 16 x 16 matrices (256 outputs, so 256 cotangents) and det over a batch of 64 matrices 8 x 8 (64 cotangents), with
 /// vectorize = true (one backward pass carrying every cotangent) and false (one pass per cotangent).
 template <op Op, bool Vec>
@@ -170,12 +171,16 @@ void BM_tl_jacobian(benchmark::State& st) {
     const T3 a = make(64 * 8, 8, 0.0, 0.3).reshape(64, 8, 8) + tl::eye<double>(8) * 2.0;
     for (auto _ : st) benchmark::DoNotOptimize(ag::jacobian([](const T3& v) { return tl::linalg::det(v); }, a, o).data());
   } else {
-    const M2 a = make(16, 16, 4.0, 0.3, Op == op::cholesky);
+    const M2 a0 = make(16, 16, 4.0, 0.3, Op == op::cholesky);
     const M2 b = make(16, 16, 0.0, 0.7);
-    const auto f = [&b](const M2& v) {
+    const auto fa = tl::linalg::lu_factor(a0);
+    const M2 a = Op == op::lu_solve ? M2(fa.LU) : a0;
+    const tl::tensor<std::int32_t, 1> piv = fa.pivots;
+    const auto f = [&b, &piv](const M2& v) {
       if constexpr (Op == op::inv) return M2(tl::linalg::inv(v));
       else if constexpr (Op == op::solve) return M2(tl::linalg::solve(v, b));
       else if constexpr (Op == op::solve_triangular) return M2(tl::linalg::solve_triangular(v, b, true));
+      else if constexpr (Op == op::lu_solve) return M2(tl::linalg::lu_solve(v, piv, b));
       else return M2(tl::linalg::cholesky(v));
     };
     for (auto _ : st) benchmark::DoNotOptimize(ag::jacobian(f, a, o).data());
@@ -192,6 +197,8 @@ BENCHMARK(BM_tl_jacobian<op::solve_triangular, true>)
     ->Name("tl/solve_triangular_jacobian/16/vectorized")
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_tl_jacobian<op::solve_triangular, false>)->Name("tl/solve_triangular_jacobian/16/rows")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_tl_jacobian<op::lu_solve, true>)->Name("tl/lu_solve_jacobian/16/vectorized")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_tl_jacobian<op::lu_solve, false>)->Name("tl/lu_solve_jacobian/16/rows")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_tl_jacobian<op::det, true>)->Name("tl/det_jacobian/64x8x8/vectorized")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_tl_jacobian<op::det, false>)->Name("tl/det_jacobian/64x8x8/rows")->Unit(benchmark::kMicrosecond);
 

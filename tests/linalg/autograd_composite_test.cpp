@@ -1,7 +1,7 @@
 // Autograd of the tl::linalg functions built from differentiable tl operations (vecdot, cross,
 // multi_dot, matrix_power, the latter through matmul and inv): gradcheck and gradgradcheck for real and
 // complex double inputs; cross (stacked fused components). The vectorized backward through the
-// nodes with a batched rule (det, inv, cholesky, solve with one A, solve_triangular): jacobian with vectorize = true against the
+// nodes with a batched rule (det, inv, cholesky, solve with one A, solve_triangular, lu_solve): jacobian with vectorize = true against the
 // row-by-row jacobian and central differences, grad_batched with complex cotangents against grad
 // row by row.
 #define TL_AUTOGRAD 2
@@ -55,8 +55,8 @@ TEST_CASE("linalg autograd: vectorized jacobian through det, inv and cholesky") 
   check([](const T3& v) { return T3(la::cholesky(hpd(v), true)); }, ab);  // upper
   // nodes with and without a batched rule in one graph: solve with a batched A declines its rule
   check([](const T3& v) { return T3(tl::matmul(la::inv(v), la::solve(v, tl::sin(v)))); }, ab);
-  // solve with one A (its batched rule): through A and through b, matrix and vector rhs; a right
-  // solve declines
+  // solve with one A (its batched rule): through A and through b, matrix and vector rhs, left and
+  // right
   using V1 = tl::tensor<double, 1>;
   const M2 bm = input<double, 2>({4, 3}, 0, 0.7);
   const V1 bv = input<double, 1>({4}, 0, 1.1);
@@ -66,6 +66,7 @@ TEST_CASE("linalg autograd: vectorized jacobian through det, inv and cholesky") 
   check([&](const V1& v) { return V1(la::solve(a, v)); }, bv);
   check([&](const M2& v) { return M2(la::solve(v, tl::sin(v))); }, a);  // A on both sides
   check([&](const M2& v) { return M2(la::solve(v, M2(bm.mT()), false)); }, a);
+  check([&](const M2& v) { return M2(la::solve(a, v, false)); }, M2(bm.mT()));
   // solve_triangular with unbatched A and B (its batched rule): left and right, upper and lower,
   // unit diagonal, through A and through B
   for (const bool upper : {true, false})
@@ -78,6 +79,26 @@ TEST_CASE("linalg autograd: vectorized jacobian through det, inv and cholesky") 
         check([&](const M2& v) { return M2(la::solve_triangular(v, rhs, upper, lft, unit)); }, a);
         check([&](const M2& v) { return M2(la::solve_triangular(a, v, upper, lft, unit)); }, rhs);
       }
+  // lu_solve with unbatched LU and B (its batched rule): every left/adjoint combination, through
+  // the packed factors (pivots fixed), through B, and through lu_factor (a node without a batched
+  // rule feeding one with it)
+  const auto fa = la::lu_factor(a);
+  const tl::tensor<std::int32_t, 1> piv = fa.pivots;
+  const M2 lu = fa.LU;
+  for (const bool lft : {true, false})
+    for (const bool adj : {false, true}) {
+      CAPTURE(lft);
+      CAPTURE(adj);
+      const M2 rhs = lft ? bm : M2(bm.mT());
+      check([&](const M2& v) { return M2(la::lu_solve(v, piv, rhs, lft, adj)); }, lu);
+      check([&](const M2& v) { return M2(la::lu_solve(lu, piv, v, lft, adj)); }, rhs);
+      check(
+          [&](const M2& v) {
+            const auto f = la::lu_factor(v);
+            return M2(la::lu_solve(f.LU, f.pivots, rhs, lft, adj));
+          },
+          a);
+    }
 }
 
 TEST_CASE("linalg autograd: grad_batched with complex cotangents through det, inv and cholesky") {
@@ -104,24 +125,31 @@ TEST_CASE("linalg autograd: grad_batched with complex cotangents through det, in
   check(la::det(z));
   check(C3(la::cholesky(hpd(z))));
   check(C3(la::cholesky(hpd(z), true)));
-  // solve with one A: complex cotangents through the batched rule
+  // solve with one A (left and right) and lu_solve (right, adjoint): complex cotangents through
+  // their batched rules, with respect to A (or LU) and B
   using C2 = tl::tensor<cd, 2>;
   C2 z2 = input<cd, 2>({3, 3}, 1.5, 0.6);
   C2 b2 = input<cd, 2>({3, 2}, 0, 0.3);
-  z2.requires_grad_();
-  b2.requires_grad_();
-  const C2 y2 = la::solve(z2, b2);
-  tl::tensor<cd, 3> gys(tl::shape_t<3>{4, 3, 2});
-  for (index_t i = 0; i < gys.numel(); ++i)
-    gys.data()[i] = cd(std::sin(0.41 * static_cast<double>(i) + 0.2), std::cos(0.29 * static_cast<double>(i)));
-  auto [gz, gbb] = ag::grad_batched(y2, std::tie(z2, b2), gys, {.retain_graph = true});
-  for (index_t b = 0; b < 4; ++b) {
-    CAPTURE(b);
-    const C2 gy = gys.select(0, b).clone();
-    auto [rz, rb] = ag::grad(y2, std::tie(z2, b2), gy, {.retain_graph = true});
-    tl_test::check_same(gz.select(0, b), rz, 1e-12);
-    tl_test::check_same(gbb.select(0, b), rb, 1e-12);
-  }
+  C2 b3 = input<cd, 2>({2, 3}, 0, 0.8);
+  C2 lu3 = la::lu_factor(z2.detach()).LU;
+  const tl::tensor<std::int32_t, 1> piv3 = la::lu_factor(z2.detach()).pivots;
+  for (C2* t : {&z2, &b2, &b3, &lu3}) t->requires_grad_();
+  const auto check_ab = [&](const C2& y, C2& wrt_a, C2& wrt_b) {
+    tl::tensor<cd, 3> gys(tl::detail::batched_shape(5, y.shape()));
+    for (index_t i = 0; i < gys.numel(); ++i)
+      gys.data()[i] = cd(std::cos(0.23 * static_cast<double>(i) + 0.7), std::sin(0.61 * static_cast<double>(i)));
+    auto [ga, gb] = ag::grad_batched(y, std::tie(wrt_a, wrt_b), gys, {.retain_graph = true});
+    for (index_t b = 0; b < 5; ++b) {
+      CAPTURE(b);
+      const C2 gy = gys.select(0, b).clone();
+      auto [ra, rb] = ag::grad(y, std::tie(wrt_a, wrt_b), gy, {.retain_graph = true});
+      tl_test::check_same(ga.select(0, b), ra, 1e-12);
+      tl_test::check_same(gb.select(0, b), rb, 1e-12);
+    }
+  };
+  check_ab(la::solve(z2, b2), z2, b2);
+  check_ab(la::solve(z2, b3, false), z2, b3);
+  check_ab(la::lu_solve(lu3, piv3, b3, false, true), lu3, b3);
 }
 
 }  // namespace linalg_autograd_composite_test

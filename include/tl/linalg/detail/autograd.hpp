@@ -9,7 +9,7 @@
 /// - det: g conj(det) A^-H; slogdet: (g_logabsdet + i Im(conj(sign) g_sign)) A^-H. Both throw
 ///   tl::linalg_error at an exactly singular matrix (det = 0) instead of returning NaNs.
 /// - inv: -A^-H G A^-H; solve: G_B = A^-H G (the system with A^H), G_A = -G_B X^H (right: -X^H G_B);
-///   a batch of cotangents through one unbatched A (left) is one solve with all of them as columns.
+///   a batch of cotangents through one unbatched A is one solve with all of them as right-hand sides.
 /// - cholesky: A^-H-congruence of tril(L^H G_L) with the diagonal halved, symmetrized (Murray 2016).
 /// - det, inv and cholesky also have a batched rule (the same formula over a batch of cotangents),
 ///   so a vectorized jacobian or grad_batched runs them once rather than once per cotangent.
@@ -17,7 +17,8 @@
 ///   batch of cotangents with unbatched A and B is one triangular solve.
 /// - lu_factor / lu: square P L^-H (tril(L^H G_L, -1) + triu(G_U U^H)) U^-H; wide and tall
 ///   matrices as torch 1.13 (see lu_backward).
-/// - lu_solve: G_B and G_LU for every left/adjoint combination (G_LU from the gradient of A = P L U).
+/// - lu_solve: G_B and G_LU for every left/adjoint combination (G_LU from the gradient of A = P L U);
+///   a batch of cotangents with unbatched LU and B is one lu_solve and one set of products.
 /// - eigh: V (skew(V^H G_V) / E + diag(G_L)) V^H with E_ij = L_j - L_i; eigvalsh: V diag(G_L) V^H.
 ///   (Repeated eigenvalues make E_ij zero: the eigenvector gradient is then infinite or NaN, as in
 ///   torch.) eigh and eigvalsh get an overload here that records, since their header has no hook.
@@ -66,6 +67,67 @@ template <class F>
 auto unrecorded(F&& f) {
   no_grad guard;
   return f();
+}
+
+/// a g for one matrix a and g one matrix or a batch of them. For a batch (g of higher rank than a)
+/// it is formed as (g^H a^H)^H from contiguous copies: matmul runs a contiguous batch on the left
+/// of one matrix as one product (the batch folded into its rows), but a batch on the right, or a
+/// transposed batch, as one product per matrix. The result is contiguous.
+template <class A, class G>
+G times_batch(const A& a, const G& g) {
+  if constexpr (G::rank > A::rank) return G(G(tl::matmul(G(g.mH()).contiguous(), a.mH())).mH()).contiguous();
+  else return G(tl::matmul(a, g));
+}
+
+/// A linear map on the right-hand side of a system (a solve with A fixed: op(M) for a matrix M of
+/// right-hand sides) applied to a whole batch of cotangents gbt ([batch] ++ X's shape) at once, so
+/// that A is factored once for all of them. A left map takes the cotangents side by side as
+/// columns ([m, batch * k], or [n, batch] for a vector X), a right one stacked as rows
+/// ([batch * m, k], or [batch, n]); op returns a matrix of the shape it was given.
+template <class X, class Op>
+batched_t<X> through_rhs_batch(const batched_t<X>& gbt, bool left, Op&& op) {
+  using M2 = tensor<typename X::value_type, 2>;
+  static_assert(X::rank == 1 || X::rank == 2, "tl: through_rhs_batch takes a vector or a matrix rhs");
+  if constexpr (X::rank == 1) {
+    if (!left) return batched_t<X>(M2(op(M2(gbt.contiguous())))).contiguous();
+    return batched_t<X>(M2(op(M2(gbt.mT()))).mT()).contiguous();
+  } else {
+    const index_t batch = gbt.shape()[0], m = gbt.shape()[1], k = gbt.shape()[2];
+    if (!left) {
+      const M2 rows = batched_t<X>(gbt).contiguous().reshape(shape_t<2>{batch * m, k});
+      return batched_t<X>(M2(op(rows)).reshape(shape_t<3>{batch, m, k}));
+    }
+    const M2 cols = batched_t<X>(gbt.transpose(0, 1)).contiguous().reshape(shape_t<2>{m, batch * k});
+    return batched_t<X>(M2(op(cols)).reshape(shape_t<3>{m, batch, k}).transpose(0, 1)).contiguous();
+  }
+}
+
+/// The batched rule of a solve X = op(A)^-1 B with one unbatched A and B (Ok; otherwise it declines
+/// and the plain rule runs per cotangent): G_B for every cotangent is adjoint_solve(A, rhs) (the
+/// system with op(A)^H) with all of them as its right-hand sides (through_rhs_batch), so A is
+/// factored once, and G_A is grad_a(A, X, G_B) over the batch. B has X's shape here (no
+/// broadcasting), so G_B is B's gradient as it stands.
+template <bool Ok, class X, class MA, class MB, class Solve, class GradA>
+auto solve_batched_rule(bool left, Solve adjoint_solve, GradA grad_a) {
+  return [left, adjoint_solve, grad_a](const batched_t<X>& gbt, const std::tuple<MA, MB>& in, const X& x,
+                                       const std::array<bool, 2>& need)
+             -> std::optional<std::tuple<batched_t<MA>, batched_t<MB>>> {
+    if constexpr (!Ok) {
+      return std::nullopt;
+    } else {
+      return unrecorded([&] {
+        using T = typename X::value_type;
+        const MA& x_a = std::get<0>(in);
+        const batched_t<X> gbb =
+            through_rhs_batch<X>(gbt, left, [&](const auto& rhs) { return adjoint_solve(x_a, rhs); });
+        batched_t<MA> ga = ad::undefined_tensor<T, MA::rank + 1>();
+        batched_t<MB> gbo = ad::undefined_tensor<T, MB::rank + 1>();
+        if (need[1]) gbo = gbb;
+        if (need[0]) ga = grad_a(x_a, x, gbb);
+        return std::optional(std::make_tuple(ga, gbo));
+      });
+    }
+  };
 }
 
 /// Whether the backward being run records itself (create_graph): then what it reads from the
@@ -247,44 +309,19 @@ solve_ex_result<ag_value_t<EA>, ag_solve_rank_v<ag_rank_v<EA>, ag_rank_v<EB>>, a
   const MB b = ad::materialize_forward(eb);
   auto r = unrecorded([&] { return solve_impl<Throw>(op, a, b, left); });
   using X = decltype(r.result);
-  // For a batch of cotangents with one unbatched A (left): G_B = A^-H G_b for every cotangent is
-  // one solve with the cotangents side by side as columns ([n, batch * k], or [n, batch] for a
-  // vector rhs), so one factorization for them all; G_A = -G_B X^H is one product with X^H shared
-  // (matmul folds the batch into its rows). A batched A or b, or a right solve, declines: the plain
-  // rule runs per cotangent.
-  auto batched = [left](const batched_t<X>& gbt, const std::tuple<MA, MB>& in, const X& x,
-                        const std::array<bool, 2>& need) -> std::optional<std::tuple<batched_t<MA>, batched_t<MB>>> {
-    if constexpr (RA != 2 || RB > 2) {  // a batched A, or a batched b broadcast against A
-      return std::nullopt;
-    } else {
-      if (!left) return std::nullopt;
-      return unrecorded([&] {
-        using M2 = tensor<T, 2>;
-        const MA& x_a = std::get<0>(in);
-        const index_t batch = gbt.shape()[0], n = x_a.shape()[0];
-        batched_t<X> gbb;
-        if constexpr (vec) {  // x: [n], gbt: [batch, n]
-          const M2 s = tl::linalg::solve(x_a.mH(), M2(gbt.mT()));
-          gbb = batched_t<X>(s.mT()).contiguous();
-        } else {  // x: [n, k], gbt: [batch, n, k]
-          const index_t k = x.shape()[1];
-          const M2 cols = batched_t<X>(gbt.transpose(0, 1)).contiguous().reshape(shape_t<2>{n, batch * k});
-          const M2 s = tl::linalg::solve(x_a.mH(), cols);
-          gbb = batched_t<X>(s.reshape(shape_t<3>{n, batch, k}).transpose(0, 1)).contiguous();
-        }
-        batched_t<MA> ga = ad::undefined_tensor<T, RA + 1>();
-        batched_t<MB> gbo = ad::undefined_tensor<T, RB + 1>();
-        if (need[1]) gbo = gbb;  // b has x's shape here (no broadcasting with an unbatched A)
-        if (need[0]) {
-          if constexpr (vec)
-            ga = batched_t<MA>(-tl::matmul(gbb.unsqueeze(-1), x.unsqueeze(-1).mH())).contiguous();
-          else
-            ga = batched_t<MA>(-tl::matmul(gbb, x.mH())).contiguous();
-        }
-        return std::optional(std::make_tuple(ga, gbo));
+  // For a batch of cotangents with one unbatched A: G_B = A^-H G (left) or G A^-H (right) for
+  // every cotangent is one solve with all of them as its right-hand sides (through_rhs_batch), so one
+  // factorization for them all; G_A = -G_B X^H (left) or -X^H G_B (right) is one product with X
+  // shared (matmul broadcasts it over the batch). A batched A, or a batched b broadcast against an
+  // unbatched A, declines: the plain rule runs per cotangent.
+  auto batched = solve_batched_rule<RA == 2 && RB <= 2, X, MA, MB>(
+      left, [left](const MA& x_a, const auto& rhs) { return tl::linalg::solve(x_a.mH(), rhs, left); },
+      [left](const auto& x_a, const auto& x, const auto& gbb) {  // generic: instantiated only where Ok
+        using BA = batched_t<std::remove_cvref_t<decltype(x_a)>>;
+        if constexpr (vec) return BA(-tl::matmul(gbb.unsqueeze(-1), x.unsqueeze(-1).mH())).contiguous();
+        else if (left) return BA(-tl::matmul(gbb, x.mH())).contiguous();
+        else return BA(times_batch(X(-x).mH(), gbb));
       });
-    }
-  };
   ad::record_fn_batched(
       "LinalgSolveBackward", r.result,
       [left](const X& g, const std::tuple<MA, MB>& in, const X& res, const std::array<bool, 2>& need) {
@@ -322,41 +359,20 @@ tensor<ag_value_t<EA>, std::max(ag_rank_v<EA>, ag_rank_v<EB>)> record_solve_tria
   auto x = unrecorded([&] { return tl::linalg::solve_triangular(a, b, upper, left, unitriangular); });
   using X = decltype(x);
   // For a batch of cotangents with unbatched A and B: G_B for every cotangent is one triangular
-  // solve, the cotangents side by side as columns (left, [n, batch * k]) or stacked as rows (right,
-  // [batch * m, n]); G_A = -G_B X^H (left) or -X^H G_B (right) over the batch, restricted to A's
-  // triangle. A batched A or B declines.
-  auto batched = [upper, left, unitriangular](const batched_t<X>& gbt, const std::tuple<MA, MB>& in, const X& xs,
-                                              const std::array<bool, 2>& need)
-      -> std::optional<std::tuple<batched_t<MA>, batched_t<MB>>> {
-    if constexpr (RA != 2 || RB != 2) {
-      return std::nullopt;
-    } else {
-      return unrecorded([&] {
-        using M2 = tensor<T, 2>;
-        const MA& x_a = std::get<0>(in);
-        const index_t batch = gbt.shape()[0], m = xs.shape()[0], k = xs.shape()[1];
-        batched_t<X> gbb;
-        if (left) {  // xs: [m, k] with A m x m
-          const M2 cols = batched_t<X>(gbt.transpose(0, 1)).contiguous().reshape(shape_t<2>{m, batch * k});
-          const M2 sv = tl::linalg::solve_triangular(x_a.mH(), cols, !upper, true, unitriangular);
-          gbb = batched_t<X>(sv.reshape(shape_t<3>{m, batch, k}).transpose(0, 1)).contiguous();
-        } else {  // xs: [m, k] with A k x k
-          const M2 rows = batched_t<X>(gbt).contiguous().reshape(shape_t<2>{batch * m, k});
-          const M2 sv = tl::linalg::solve_triangular(x_a.mH(), rows, !upper, false, unitriangular);
-          gbb = batched_t<X>(sv.reshape(shape_t<3>{batch, m, k}));
-        }
-        batched_t<MA> ga = ad::undefined_tensor<T, 3>();
-        batched_t<MB> gbo = ad::undefined_tensor<T, 3>();
-        if (need[1]) gbo = gbb;
-        if (need[0]) {
-          const batched_t<MA> full = left ? batched_t<MA>(-tl::matmul(gbb, xs.mH())) : batched_t<MA>(-tl::matmul(xs.mH(), gbb));
-          const index_t kd = upper ? (unitriangular ? 1 : 0) : (unitriangular ? -1 : 0);
-          ga = tri(full, upper, kd).contiguous();
-        }
-        return std::optional(std::make_tuple(ga, gbo));
+  // solve with all of them as its right-hand sides (through_rhs_batch); G_A = -G_B X^H (left) or
+  // -X^H G_B (right) over the batch, restricted to A's triangle. A batched A or B declines.
+  auto batched = solve_batched_rule<RA == 2 && RB == 2, X, MA, MB>(
+      left,
+      [upper, left, unitriangular](const MA& x_a, const auto& rhs) {
+        return tl::linalg::solve_triangular(x_a.mH(), rhs, !upper, left, unitriangular);
+      },
+      [upper, left, unitriangular](const auto& x_a, const auto& xs, const auto& gbb) {
+        using BA = batched_t<std::remove_cvref_t<decltype(x_a)>>;
+        const X mxs = -xs;
+        const BA full = left ? BA(tl::matmul(gbb, mxs.mH())) : BA(times_batch(mxs.mH(), gbb));
+        const index_t kd = upper ? (unitriangular ? 1 : 0) : (unitriangular ? -1 : 0);
+        return BA(tri(full, upper, kd).contiguous());
       });
-    }
-  };
   ad::record_fn_batched(
       "LinalgSolveTriangularBackward", x,
       [upper, left, unitriangular](const X& g, const std::tuple<MA, MB>& in, const X& res,
@@ -523,9 +539,32 @@ tensor<ag_value_t<EL>, std::max(ag_rank_v<EL>, ag_rank_v<EB>)> record_lu_solve(c
   const MB b = ad::materialize_forward(eb);
   auto x = unrecorded([&] { return tl::linalg::lu_solve(f, piv, b, left, adjoint); });
   using X = decltype(x);
-  ad::record_fn(
+  // G_LU from G_B (the solution of the system with op(A)^H) and X, for one G_B or a batch of them
+  // (G [batch] ++ X's shape; LU, the pivots and X broadcast): G_A of op(A) X = B (left) or
+  // X op(A) = B is -G_B X^H, -X G_B^H, -X^H G_B or -G_B^H X; with A = P L U, G_L = tril(P^T G_A U^H, -1)
+  // and G_U = triu(L^H P^T G_A), packed into one matrix as LU is.
+  const auto grad_lu = [left, adjoint](const MA& x_f, const auto& piv_, const X& xs, const auto& gb) {
+    using G = std::remove_cvref_t<decltype(gb)>;
+    const X mxs = -xs;
+    const G ga = left ? (adjoint ? times_batch(mxs, G(gb.mH())) : G(tl::matmul(gb, mxs.mH())))
+                      : (adjoint ? G(tl::matmul(G(gb.mH()), mxs)) : times_batch(mxs.mH(), gb));
+    const auto [l, u] = unpack_lu(x_f);
+    const MA p = permutation_matrices<T>(piv_, x_f.shape()[RA - 1]);
+    const G pga = times_batch(p.mT(), ga);
+    return ad::materialize(tri(G(tl::matmul(pga, u.mH())), false, -1) + tri(times_batch(l.mH(), pga), true, 0));
+  };
+  // For a batch of cotangents with unbatched LU and B: G_B for every cotangent is one lu_solve with
+  // all of them as its right-hand sides (through_rhs_batch), and G_LU one set of products over the
+  // batch. A batched LU or B declines.
+  auto batched = solve_batched_rule<RA == 2 && RB == 2, X, MA, MB>(
+      left, [piv, left, adjoint](const MA& x_f, const auto& rhs) { return tl::linalg::lu_solve(x_f, piv, rhs, left, !adjoint); },
+      [piv, grad_lu](const auto& x_f, const auto& xs, const auto& gbb) {
+        return batched_t<std::remove_cvref_t<decltype(x_f)>>(grad_lu(x_f, piv, xs, gbb));
+      });
+  ad::record_fn_batched(
       "LinalgLuSolveBackward", x,
-      [piv, left, adjoint](const X& g, const std::tuple<MA, MB>& in, const X& res, const std::array<bool, 2>& need) {
+      [piv, left, adjoint, grad_lu](const X& g, const std::tuple<MA, MB>& in, const X& res,
+                                    const std::array<bool, 2>& need) {
         const MA& x_f = std::get<0>(in);
         const MB& x_b = std::get<1>(in);
         // G_B solves the system with op(A)^H.
@@ -535,20 +574,11 @@ tensor<ag_value_t<EL>, std::max(ag_rank_v<EL>, ag_rank_v<EB>)> record_lu_solve(c
         if (need[1]) gbo = ad::sum_to(gb, x_b.shape());
         if (need[0]) {
           const X xs = backward_records() ? tl::linalg::lu_solve(x_f, piv, x_b, left, adjoint) : res;
-          // G_A of A = P L U for op(A) X = B (left) or X op(A) = B, from G_B (the system with op(A)^H):
-          // -G_B X^H, -X G_B^H, -X^H G_B or -G_B^H X; then G_L = tril(P^T G_A U^H, -1) and
-          // G_U = triu(L^H P^T G_A), packed.
-          const X ga = left ? (adjoint ? X(-tl::matmul(xs, gb.mH())) : X(-tl::matmul(gb, xs.mH())))
-                            : (adjoint ? X(-tl::matmul(gb.mH(), xs)) : X(-tl::matmul(xs.mH(), gb)));
-          const auto [l, u] = unpack_lu(x_f);
-          const MA p = permutation_matrices<T>(piv, x_f.shape()[RA - 1]);
-          const X pga = tl::matmul(p.mT(), ga);
-          const X gfull = ad::materialize(tri(X(tl::matmul(pga, u.mH())), false, -1) + tri(X(tl::matmul(l.mH(), pga)), true, 0));
-          gf = ad::sum_to(gfull, x_f.shape());
+          gf = ad::sum_to(grad_lu(x_f, piv, xs, gb), x_f.shape());
         }
         return std::make_tuple(gf, gbo);
       },
-      std::array<bool, 2>{true, true}, true, f, b);
+      std::move(batched), std::array<bool, 2>{true, true}, true, f, b);
   return x;
 }
 
