@@ -150,10 +150,14 @@ TL_SPECIAL_KERNEL V lgamma_k2(const V& s) {
 }
 /// lgamma(x) - ((x - 1/2) log x - x + log(2 pi) / 2) for x >= 8 (Stirling's series, 10 terms).
 template <class V>
-TL_SPECIAL_KERNEL V stirling_correction(const V& x) {
-  const V r = V(1) / x, z = r * r;
+TL_SPECIAL_KERNEL V stirling_correction_recip(const V& r) {  // from r = 1 / x
+  const V z = r * r;
   return r * horner<1.0 / 12, -1.0 / 360, 1.0 / 1260, -1.0 / 1680, 1.0 / 1188, -691.0 / 360360, 1.0 / 156,
                     -3617.0 / 122400, 43867.0 / 244188, -174611.0 / 125400>(z);
+}
+template <class V>
+TL_SPECIAL_KERNEL V stirling_correction(const V& x) {
+  return stirling_correction_recip(V(1) / x);
 }
 /// lgamma(x) for x >= 8 (Stirling's series, 10 terms): (x - 1/2)(log x - 1) + (log(2 pi) - 1) / 2 + S(1/x).
 template <class V>

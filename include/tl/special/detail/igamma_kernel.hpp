@@ -69,14 +69,14 @@ TL_SPECIAL_KERNEL dd<V> igamma_exponent(const V& a, const V& x) {
 template <class V>
 TL_SPECIAL_KERNEL V igamma_stirling(const V& a) {
   const auto big = a >= V(8);
+  const V u = V(1) / a;  // shared by both forms
   const auto interp = [&] {
-    const V u = V(1) / a;
     const V t = vfma(u, V(16.0 / 7), V(-9.0 / 7)), t2 = t * t;  // even and odd parts side by side
     return u * (horner<0.08252025721565209, -0.0003426559574552708, -2.7541259598230554e-06, 9.606890399796871e-07, -2.774679096823383e-09, -1.0311044237630795e-08, -4.921868945294926e-10, 1.7065595344332545e-10, 3.180937239615323e-11, 1.974698134209737e-12, -2.2960779460298668e-12, 4.1317387911217206e-14>(t2) + t * horner<-0.0011782573874304734, 6.647787378172115e-05, -2.3814419528410405e-06, -1.9016448992597825e-07, 2.0536313735681596e-08, 3.1783801608033696e-09, -1.4994769401410434e-10, -8.749859849516607e-11, -1.036462188738451e-11, 2.480350777341693e-12, 5.034294723492403e-13>(t2));
   };
-  if (all_of(big)) return stirling_correction(a);
+  if (all_of(big)) return stirling_correction_recip(u);
   if (!any_of(big)) return interp();
-  return sel(big, stirling_correction(a), interp());
+  return sel(big, stirling_correction_recip(u), interp());
 }
 /// E = x - a - a log(x / a) for float results (a / 4 <= x <= 4 a): the same series in plain double,
 /// each length cut at 2^-38 of E instead of 2^-56 (E's roundings, about 2^-52 |E|, move
@@ -108,7 +108,11 @@ struct igamma_factors {
 /// f and g for a > 0, x > 0. Below a = 1, g = exp(a log x - x - lgamma(1 + a)) (lgamma1p, accurate
 /// near 0, where lgamma(a) = lgamma(1 + a) - log a is large and its exponential would lose |log a|
 /// ULP: 100 at a = 1e-300) and f = a g; from 1, g = f / a. Float (float results): the exponent in
-/// plain double (igamma_exponent_float) and sqrt(a / (2 pi)) rounded once.
+/// plain double (igamma_exponent_float), sqrt(a / (2 pi)) rounded once and the exponential from
+/// a >= 1 by exp_for_float (3e-13 relative). Its clamp at e^-700 leaves the float results at 0:
+/// the exponent is below -700 only with |x - a| > 0.3 a (outside Temme's region), where the sums
+/// that multiply the prefactor stay below 4.4 (the series below 1 / (1 - x / a), the fraction
+/// about x / (x - a)).
 template <class V, bool Float = false>
 TL_SPECIAL_KERNEL igamma_factors<V> igamma_prefactors(const V& a, const V& x) {
   const auto ge1 = a >= V(1);
@@ -117,7 +121,7 @@ TL_SPECIAL_KERNEL igamma_factors<V> igamma_prefactors(const V& a, const V& x) {
   if constexpr (Float) {
     if (any_of(near)) {
       const V e = igamma_exponent_float(a, x) + igamma_stirling(a);
-      r = times_exp(vsqrt(a * V(0.15915494309189533577)), -e, V(0));
+      r = vsqrt(a * V(0.15915494309189533577)) * exp_for_float(-e);
     }
   } else if (any_of(near)) {
     const dd<V> e = igamma_exponent(a, x);
@@ -135,7 +139,8 @@ TL_SPECIAL_KERNEL igamma_factors<V> igamma_prefactors(const V& a, const V& x) {
     // |t| >= 3/4 here, where log1p(t) - t is accurate as it stands
     const V t = (x - a) / a;
     const V e = sel(t >= V(-0.5), a * (vlog1p(t) - t), a * vlog(x / a) + (a - x)) - igamma_stirling(a);
-    r = sel(far, times_exp(vsqrt(a * V(0.15915494309189533577)), e, V(0)), r);
+    const V m = vsqrt(a * V(0.15915494309189533577));
+    r = sel(far, Float ? m * exp_for_float(e) : times_exp(m, e, V(0)), r);
   }
   const auto small = !ge1;
   if (!any_of(small)) return {r, r / a};
