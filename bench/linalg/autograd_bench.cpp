@@ -6,11 +6,13 @@
 //   solve:    loss = sum(solve(A, B) * W), B n x 16, gradients for A and B
 //   cholesky: loss = sum(cholesky(S) * W), S symmetric positive-definite
 //   svd:      loss = sum(S * w) + sum(U Vh * W) (reduced SVD; U Vh does not depend on the signs), n = 32, 128
+//   eigh:     loss = sum(L * w) + sum(V * V * W) (V * V does not depend on the signs), S symmetric
+//             positive-definite with separated eigenvalues, n = 32, 128
 //   eig:      loss = Re sum(L^2) + sum(|V| * W) (real input, complex results), n = 32, 128
 //   qr:       loss = sum(Q * W) + sum(R * W'), reduced QR of an n x n matrix, n = 32 and 128
 //   matrix_exp: loss = sum(matrix_exp(A) * W), entries of A of size 1 / sqrt(n), n = 32 and 128
 //   jacobians: tl::autograd::jacobian of inv, solve and solve_triangular (in A), lu_solve (in the packed
-//             factors, pivots fixed) and cholesky (16 x 16) and of
+//             factors, pivots fixed), cholesky and eigh (V * V + L, 16 x 16) and of
 //             det over 64 matrices 8 x 8, vectorized (one backward pass) and row by row (one pass per
 //             output element)
 //
@@ -60,7 +62,7 @@ tl::tensor<double, 2> make(tl::index_t m, tl::index_t n, double shift, double se
   return s;
 }
 
-enum class op { det, inv, solve, cholesky, solve_triangular, lu_solve };
+enum class op { det, inv, solve, cholesky, solve_triangular, lu_solve, eigh };
 
 template <op Op>
 void BM_tl_backward(benchmark::State& st) {
@@ -128,6 +130,34 @@ void BM_tl_spectral(benchmark::State& st) {
   }
   st.SetItemsProcessed(st.iterations());
 }
+
+/// A symmetric positive-definite n x n input with well separated eigenvalues (make's spd matrix is
+/// a rank-2 change of a multiple of I: 0.25 i added to diagonal entry i).
+tl::tensor<double, 2> eigh_input(tl::index_t n) {
+  tl::tensor<double, 2> s = make(n, n, 0.0, 0.3, true);
+  for (tl::index_t i = 0; i < n; ++i) s(i, i) += 0.25 * static_cast<double>(i);
+  return s;
+}
+
+/// Forward + backward of the eigh loss sum(L * w) + sum(V * V * W) (V * V does not depend on the
+/// signs) for a symmetric positive-definite input of size n.
+void BM_tl_eigh(benchmark::State& st) {
+  single_thread();
+  const tl::index_t n = st.range(0);
+  const auto a1 = eigh_input(n);
+  const auto w = make(n, n, 0, 1.1);
+  const auto wv = make(n, 1, 0, 2.3).reshape(n);
+  for (auto _ : st) {
+    tl::tensor<double, 2> a = a1.clone();
+    a.requires_grad_();
+    const auto r = tl::linalg::eigh(a);
+    tl::tensor<double, 0> l = tl::sum(r.eigenvalues * wv) + tl::sum(r.eigenvectors * r.eigenvectors * w);
+    l.backward();
+    benchmark::DoNotOptimize(a.grad().data());
+  }
+  st.SetItemsProcessed(st.iterations());
+}
+BENCHMARK(BM_tl_eigh)->Name("tl/eigh_backward")->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_tl_spectral<false>)->Name("tl/svd_backward")->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_tl_spectral<true>)->Name("tl/eig_backward")->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond);
 
@@ -171,7 +201,7 @@ void BM_tl_jacobian(benchmark::State& st) {
     const T3 a = make(64 * 8, 8, 0.0, 0.3).reshape(64, 8, 8) + tl::eye<double>(8) * 2.0;
     for (auto _ : st) benchmark::DoNotOptimize(ag::jacobian([](const T3& v) { return tl::linalg::det(v); }, a, o).data());
   } else {
-    const M2 a0 = make(16, 16, 4.0, 0.3, Op == op::cholesky);
+    const M2 a0 = Op == op::eigh ? eigh_input(16) : make(16, 16, 4.0, 0.3, Op == op::cholesky);
     const M2 b = make(16, 16, 0.0, 0.7);
     const auto fa = tl::linalg::lu_factor(a0);
     const M2 a = Op == op::lu_solve ? M2(fa.LU) : a0;
@@ -181,6 +211,10 @@ void BM_tl_jacobian(benchmark::State& st) {
       else if constexpr (Op == op::solve) return M2(tl::linalg::solve(v, b));
       else if constexpr (Op == op::solve_triangular) return M2(tl::linalg::solve_triangular(v, b, true));
       else if constexpr (Op == op::lu_solve) return M2(tl::linalg::lu_solve(v, piv, b));
+      else if constexpr (Op == op::eigh) {
+        const auto r = tl::linalg::eigh(v);
+        return M2(r.eigenvectors * r.eigenvectors + r.eigenvalues.unsqueeze(0));
+      }
       else return M2(tl::linalg::cholesky(v));
     };
     for (auto _ : st) benchmark::DoNotOptimize(ag::jacobian(f, a, o).data());
@@ -199,6 +233,8 @@ BENCHMARK(BM_tl_jacobian<op::solve_triangular, true>)
 BENCHMARK(BM_tl_jacobian<op::solve_triangular, false>)->Name("tl/solve_triangular_jacobian/16/rows")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_tl_jacobian<op::lu_solve, true>)->Name("tl/lu_solve_jacobian/16/vectorized")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_tl_jacobian<op::lu_solve, false>)->Name("tl/lu_solve_jacobian/16/rows")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_tl_jacobian<op::eigh, true>)->Name("tl/eigh_jacobian/16/vectorized")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_tl_jacobian<op::eigh, false>)->Name("tl/eigh_jacobian/16/rows")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_tl_jacobian<op::det, true>)->Name("tl/det_jacobian/64x8x8/vectorized")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_tl_jacobian<op::det, false>)->Name("tl/det_jacobian/64x8x8/rows")->Unit(benchmark::kMicrosecond);
 
@@ -255,6 +291,22 @@ void BM_torch_spectral(benchmark::State& st) {
   }
   st.SetItemsProcessed(st.iterations());
 }
+void BM_torch_eigh(benchmark::State& st) {
+  single_thread();
+  const tl::index_t n = st.range(0);
+  const auto a0 = to_torch(eigh_input(n));
+  const auto w = to_torch(make(n, n, 0, 1.1));
+  const auto wv = to_torch(make(n, 1, 0, 2.3)).reshape({n});
+  for (auto _ : st) {
+    auto a = a0.clone().requires_grad_(true);
+    auto [ev, v] = torch::linalg::eigh(a, "L");
+    torch::Tensor l = (ev * wv).sum() + (v * v * w).sum();
+    l.backward();
+    benchmark::DoNotOptimize(a.grad().data_ptr<double>());
+  }
+  st.SetItemsProcessed(st.iterations());
+}
+BENCHMARK(BM_torch_eigh)->Name("torch/eigh_backward")->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_torch_spectral<false>)->Name("torch/svd_backward")->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_torch_spectral<true>)->Name("torch/eig_backward")->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond);
 

@@ -1,7 +1,7 @@
 // Autograd of the tl::linalg functions built from differentiable tl operations (vecdot, cross,
 // multi_dot, matrix_power, the latter through matmul and inv): gradcheck and gradgradcheck for real and
 // complex double inputs; cross (stacked fused components). The vectorized backward through the
-// nodes with a batched rule (det, inv, cholesky, solve with one A, solve_triangular, lu_solve): jacobian with vectorize = true against the
+// nodes with a batched rule (det, inv, cholesky, solve with one A, solve_triangular, lu_solve, eigh, eigvalsh): jacobian with vectorize = true against the
 // row-by-row jacobian and central differences, grad_batched with complex cotangents against grad
 // row by row.
 #define TL_AUTOGRAD 2
@@ -14,6 +14,12 @@
 namespace linalg_autograd_composite_test {
 
 using namespace tl_linalg_ag_test;
+
+/// (v + v^H) / 2, recorded
+template <class V>
+V ad_sym(const V& v) {
+  return V((v + v.mH()) * 0.5);
+}
 
 TEST_CASE_TEMPLATE("linalg autograd: vecdot, cross, multi_dot, matrix_power", V, double, cd) {
   const auto x = input<V, 2>({4, 3}, 0, 0.2);
@@ -79,6 +85,19 @@ TEST_CASE("linalg autograd: vectorized jacobian through det, inv and cholesky") 
         check([&](const M2& v) { return M2(la::solve_triangular(v, rhs, upper, lft, unit)); }, a);
         check([&](const M2& v) { return M2(la::solve_triangular(a, v, upper, lft, unit)); }, rhs);
       }
+  // eigh and eigvalsh (their batched rules), of the symmetric part of the input (eigh reads one
+  // triangle): eigenvalues and a sign-invariant function of the eigenvectors, one matrix and a batch
+  const auto sym = [](const auto& v) { return ad_sym(v); };
+  check([&](const M2& v) {
+    const auto r = la::eigh(sym(v));
+    return M2(r.eigenvectors * r.eigenvectors * 2.0 + r.eigenvalues.unsqueeze(0));
+  }, a);
+  check([&](const T3& v) {
+    const auto r = la::eigh(sym(v), "U");
+    return T3(tl::matmul(r.eigenvectors * r.eigenvectors, r.eigenvectors * r.eigenvectors) + r.eigenvalues.unsqueeze(-2));
+  }, ab);
+  check([&](const M2& v) { return tl::tensor<double, 1>(la::eigvalsh(sym(v))); }, a);
+  check([&](const T3& v) { return tl::tensor<double, 2>(la::eigvalsh(sym(v)) * 3.0); }, ab);
   // lu_solve with unbatched LU and B (its batched rule): every left/adjoint combination, through
   // the packed factors (pivots fixed), through B, and through lu_factor (a node without a batched
   // rule feeding one with it)
@@ -125,6 +144,7 @@ TEST_CASE("linalg autograd: grad_batched with complex cotangents through det, in
   check(la::det(z));
   check(C3(la::cholesky(hpd(z))));
   check(C3(la::cholesky(hpd(z), true)));
+  check(C3(la::eigh(ad_sym(z)).eigenvectors));  // eigh's batched rule, complex eigenvectors
   // solve with one A (left and right) and lu_solve (right, adjoint): complex cotangents through
   // their batched rules, with respect to A (or LU) and B
   using C2 = tl::tensor<cd, 2>;

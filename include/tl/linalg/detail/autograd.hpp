@@ -188,8 +188,37 @@ std::tuple<Outs...> split_outputs(const tensor<T, 1>& flat, const std::tuple<sha
   return std::tuple<Outs...>{piece(std::type_identity<Outs>{}, std::get<K>(shapes), off[K])...};
 }
 
+/// The outputs' gradients for a batch of cotangents of the flat output ([batch, total]): each
+/// [batch] ++ its output's shape.
+template <class T, class... Outs, std::size_t... K>
+std::tuple<batched_t<Outs>...> split_outputs_batched(const tensor<T, 2>& flat,
+                                                     const std::tuple<shape_t<Outs::rank>...>& shapes,
+                                                     std::index_sequence<K...>) {
+  std::array<index_t, sizeof...(Outs) + 1> off{};
+  ((off[K + 1] = off[K] + tl::detail::numel(std::get<K>(shapes))), ...);
+  const index_t batch = flat.shape()[0];
+  auto piece = [&](auto tag, const auto& s, index_t o) {
+    using Out = batched_t<typename decltype(tag)::type>;
+    const auto v = flat.narrow(1, o, tl::detail::numel(s)).contiguous().reshape(tl::detail::batched_shape(batch, s));
+    if constexpr (std::is_same_v<typename Out::value_type, T>) return Out(v);
+    else return Out(v.real().contiguous());
+  };
+  return std::tuple<batched_t<Outs>...>{piece(std::type_identity<Outs>{}, std::get<K>(shapes), off[K])...};
+}
+
+/// record_multi with a batched rule as well: bwb(the outputs' gradients for a batch of cotangents,
+/// each [batch] ++ its output's shape, a) returns a's gradients for the batch ([batch] ++ a's
+/// shape), so that a vectorized backward runs the formula once for all cotangents.
+template <class X, class Bwd, class BwdB, class... Outs>
+std::tuple<Outs...> record_multi(const char* name, const X& a, const std::tuple<Outs...>& outs, Bwd bw, BwdB bwb);
+
 template <class X, class Bwd, class... Outs>
 std::tuple<Outs...> record_multi(const char* name, const X& a, const std::tuple<Outs...>& outs, Bwd bw) {
+  return record_multi(name, a, outs, std::move(bw), nullptr);
+}
+
+template <class X, class Bwd, class BwdB, class... Outs>
+std::tuple<Outs...> record_multi(const char* name, const X& a, const std::tuple<Outs...>& outs, Bwd bw, BwdB bwb) {
   using T = typename X::value_type;
   using F = tensor<T, 1>;
   using shapes_t = std::tuple<shape_t<Outs::rank>...>;
@@ -206,12 +235,20 @@ std::tuple<Outs...> record_multi(const char* name, const X& a, const std::tuple<
     std::apply([&](const auto&... o) { (put(o), ...); }, outs);
   }
   using seq = std::index_sequence_for<Outs...>;
-  ad::record_fn(
-      name, flat,
-      [shapes, bw](const F& g, const std::tuple<X>& in, const F&, const std::array<bool, 1>&) {
-        return std::make_tuple(X(bw(split_outputs<T, Outs...>(g, shapes, seq{}), std::get<0>(in))));
-      },
-      std::array<bool, 1>{true}, false, a);
+  auto plain = [shapes, bw](const F& g, const std::tuple<X>& in, const F&, const std::array<bool, 1>&) {
+    return std::make_tuple(X(bw(split_outputs<T, Outs...>(g, shapes, seq{}), std::get<0>(in))));
+  };
+  if constexpr (std::is_same_v<BwdB, std::nullptr_t>) {
+    ad::record_fn(name, flat, std::move(plain), std::array<bool, 1>{true}, false, a);
+  } else {
+    ad::record_fn_batched(
+        name, flat, std::move(plain),
+        [shapes, bwb](const batched_t<F>& gb, const std::tuple<X>& in, const F&, const std::array<bool, 1>&) {
+          return std::optional(std::make_tuple(
+              batched_t<X>(unrecorded([&] { return bwb(split_outputs_batched<T, Outs...>(gb, shapes, seq{}), std::get<0>(in)); }))));
+        },
+        std::array<bool, 1>{true}, false, a);
+  }
   return split_outputs<T, Outs...>(flat, shapes, seq{});
 }
 
@@ -596,24 +633,26 @@ tensor<T, D::rank + 1> diag_matrices(const D& d) {
   return ad::materialize(dt.unsqueeze(-1) * tl::eye<T>(n));
 }
 
-/// The gradient of A from those of the eigenvalues L and eigenvectors V of A = V diag(L) V^H.
-template <class M, class L>
-M eigh_backward(const L& w, const M& v, const L& gw, const M& gv) {
+/// The gradient of A from those of the eigenvalues L and eigenvectors V of A = V diag(L) V^H: one
+/// pair of gradients (GL, GM of L's and M's ranks) or a batch of them (one more leading dim; L and
+/// V broadcast, the products with V on the left of the batch formed by times_batch).
+template <class M, class L, class GL, class GM>
+GM eigh_backward(const L& w, const M& v, const GL& gw, const GM& gv) {
   using T = typename M::value_type;
   const index_t n = v.shape()[M::rank - 1];
   const tensor<T, 2> id = tl::eye<T>(n);
   const tensor<T, 2> offd = ad::materialize(T(1) - id);
-  const M vhgv = tl::matmul(v.mH(), gv);
+  const GM vhgv = times_batch(M(v.mH()), gv);
   // Only the skew-Hermitian part of V^H G_V enters: the part of the gradient along the phases of
   // the eigenvectors (which eigh does not determine) is dropped. torch raises when that part is
   // not negligible; a per-node check cannot be made here, because under double backward the
   // forward's and the recomputed decomposition each receive a part of the gradient and only their
   // sum is phase invariant. (Skew-Hermitian: the tangent space of the unitary group.)
-  const M skew = ad::materialize((vhgv - vhgv.mH()) * real_t<T>(0.5));
+  const GM skew = ad::materialize((vhgv - vhgv.mH()) * real_t<T>(0.5));
   const L wi = w;
   const M e = ad::materialize(tl::astype<T>(wi.unsqueeze(-2) - wi.unsqueeze(-1)) + id);  // E_ij = L_j - L_i
-  const M inner = ad::materialize(skew / e * offd + diag_matrices<T>(gw));
-  return tl::matmul(tl::matmul(v, inner), v.mH());
+  const GM inner = ad::materialize(skew / e * offd + diag_matrices<T>(gw));
+  return tl::matmul(times_batch(v, inner), v.mH());
 }
 
 template <class E>
@@ -624,12 +663,17 @@ eigh_result<ag_value_t<E>, ag_rank_v<E>> record_eigh(const E& e, std::string_vie
   using L = tensor<real_t<T>, R - 1>;
   const M a = ad::materialize_forward(e);
   auto r = unrecorded([&] { return eigh_impl<true>("eigh", a, uplo); });
-  auto [w, v] = record_multi("LinalgEighBackward", a, std::tuple<L, M>{r.eigenvalues, r.eigenvectors},
-                             [u = std::string(uplo)](const std::tuple<L, M>& gs, const M& x) {
-                               const auto f = backward_records() ? tl::linalg::eigh(x, u)
-                                                                 : unrecorded([&] { return tl::linalg::eigh(x, u); });
-                               return eigh_backward(f.eigenvalues, f.eigenvectors, std::get<0>(gs), std::get<1>(gs));
-                             });
+  // The backward takes the forward's decomposition (recomputed, recorded, only under create_graph);
+  // a batch of cotangents runs the formula once.
+  auto [w, v] = record_multi(
+      "LinalgEighBackward", a, std::tuple<L, M>{r.eigenvalues, r.eigenvectors},
+      [r, u = std::string(uplo)](const std::tuple<L, M>& gs, const M& x) {
+        const auto f = backward_records() ? tl::linalg::eigh(x, u) : r;
+        return eigh_backward(f.eigenvalues, f.eigenvectors, std::get<0>(gs), std::get<1>(gs));
+      },
+      [r](const std::tuple<batched_t<L>, batched_t<M>>& gs, const M&) {
+        return eigh_backward(r.eigenvalues, r.eigenvectors, std::get<0>(gs), std::get<1>(gs));
+      });
   return eigh_result<T, R>{std::move(w), std::move(v)};
 }
 
@@ -640,14 +684,19 @@ tensor<real_t<ag_value_t<E>>, ag_rank_v<E> - 1> record_eigvalsh(const E& e, std:
   using M = tensor<T, R>;
   using L = tensor<real_t<T>, R - 1>;
   const M a = ad::materialize_forward(e);
-  L w = unrecorded([&] { return eigh_impl<false>("eigvalsh", a, uplo).eigenvalues; });
-  auto [wo] = record_multi("LinalgEigvalshBackward", a, std::tuple<L>{w},
-                           [u = std::string(uplo)](const std::tuple<L>& gs, const M& x) {
-                             const auto f = backward_records() ? tl::linalg::eigh(x, u)
-                                                               : unrecorded([&] { return tl::linalg::eigh(x, u); });
-                             const M& v = f.eigenvectors;
-                             return M(tl::matmul(tl::matmul(v, diag_matrices<T>(std::get<0>(gs))), v.mH()));
-                           });
+  // As torch: with a gradient to compute, the eigenvectors are formed too (the backward needs them).
+  const auto r = unrecorded([&] { return eigh_impl<true>("eigvalsh", a, uplo); });
+  // G_A = V diag(G_L) V^H, for one G_L or a batch of them
+  const auto rule = [](const M& v, const auto& gw) {
+    using G = tensor<T, std::remove_cvref_t<decltype(gw)>::rank + 1>;  // a matrix per gradient
+    return G(tl::matmul(times_batch(v, G(diag_matrices<T>(gw))), v.mH()));
+  };
+  auto [wo] = record_multi(
+      "LinalgEigvalshBackward", a, std::tuple<L>{r.eigenvalues},
+      [r, rule, u = std::string(uplo)](const std::tuple<L>& gs, const M& x) {
+        return M(rule(backward_records() ? M(tl::linalg::eigh(x, u).eigenvectors) : r.eigenvectors, std::get<0>(gs)));
+      },
+      [r, rule](const std::tuple<batched_t<L>>& gs, const M&) { return rule(r.eigenvectors, std::get<0>(gs)); });
   return wo;
 }
 
