@@ -12,7 +12,7 @@
 //   qr:       loss = sum(Q * W) + sum(R * W'), reduced QR of an n x n matrix, n = 32 and 128
 //   matrix_exp: loss = sum(matrix_exp(A) * W), entries of A of size 1 / sqrt(n), n = 32 and 128
 //   jacobians: tl::autograd::jacobian of inv, solve and solve_triangular (in A), lu_solve (in the packed
-//             factors, pivots fixed), cholesky and eigh (V * V + L, 16 x 16) and of
+//             factors, pivots fixed), cholesky, eigh (V * V + L) and svd (U Vh + S; 16 x 16) and of
 //             det over 64 matrices 8 x 8, vectorized (one backward pass) and row by row (one pass per
 //             output element)
 //
@@ -62,7 +62,7 @@ tl::tensor<double, 2> make(tl::index_t m, tl::index_t n, double shift, double se
   return s;
 }
 
-enum class op { det, inv, solve, cholesky, solve_triangular, lu_solve, eigh };
+enum class op { det, inv, solve, cholesky, solve_triangular, lu_solve, eigh, svd };
 
 template <op Op>
 void BM_tl_backward(benchmark::State& st) {
@@ -201,7 +201,7 @@ void BM_tl_jacobian(benchmark::State& st) {
     const T3 a = make(64 * 8, 8, 0.0, 0.3).reshape(64, 8, 8) + tl::eye<double>(8) * 2.0;
     for (auto _ : st) benchmark::DoNotOptimize(ag::jacobian([](const T3& v) { return tl::linalg::det(v); }, a, o).data());
   } else {
-    const M2 a0 = Op == op::eigh ? eigh_input(16) : make(16, 16, 4.0, 0.3, Op == op::cholesky);
+    const M2 a0 = Op == op::eigh ? eigh_input(16) : Op == op::svd ? spectral_input(16, true) : make(16, 16, 4.0, 0.3, Op == op::cholesky);
     const M2 b = make(16, 16, 0.0, 0.7);
     const auto fa = tl::linalg::lu_factor(a0);
     const M2 a = Op == op::lu_solve ? M2(fa.LU) : a0;
@@ -211,7 +211,10 @@ void BM_tl_jacobian(benchmark::State& st) {
       else if constexpr (Op == op::solve) return M2(tl::linalg::solve(v, b));
       else if constexpr (Op == op::solve_triangular) return M2(tl::linalg::solve_triangular(v, b, true));
       else if constexpr (Op == op::lu_solve) return M2(tl::linalg::lu_solve(v, piv, b));
-      else if constexpr (Op == op::eigh) {
+      else if constexpr (Op == op::svd) {
+        const auto r = tl::linalg::svd(v, false);
+        return M2(tl::matmul(r.U, r.Vh) + r.S.unsqueeze(0));
+      } else if constexpr (Op == op::eigh) {
         const auto r = tl::linalg::eigh(v);
         return M2(r.eigenvectors * r.eigenvectors + r.eigenvalues.unsqueeze(0));
       }
@@ -233,6 +236,8 @@ BENCHMARK(BM_tl_jacobian<op::solve_triangular, true>)
 BENCHMARK(BM_tl_jacobian<op::solve_triangular, false>)->Name("tl/solve_triangular_jacobian/16/rows")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_tl_jacobian<op::lu_solve, true>)->Name("tl/lu_solve_jacobian/16/vectorized")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_tl_jacobian<op::lu_solve, false>)->Name("tl/lu_solve_jacobian/16/rows")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_tl_jacobian<op::svd, true>)->Name("tl/svd_jacobian/16/vectorized")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_tl_jacobian<op::svd, false>)->Name("tl/svd_jacobian/16/rows")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_tl_jacobian<op::eigh, true>)->Name("tl/eigh_jacobian/16/vectorized")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_tl_jacobian<op::eigh, false>)->Name("tl/eigh_jacobian/16/rows")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_tl_jacobian<op::det, true>)->Name("tl/det_jacobian/64x8x8/vectorized")->Unit(benchmark::kMicrosecond);

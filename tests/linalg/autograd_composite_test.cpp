@@ -1,7 +1,7 @@
 // Autograd of the tl::linalg functions built from differentiable tl operations (vecdot, cross,
 // multi_dot, matrix_power, the latter through matmul and inv): gradcheck and gradgradcheck for real and
 // complex double inputs; cross (stacked fused components). The vectorized backward through the
-// nodes with a batched rule (det, inv, cholesky, solve with one A, solve_triangular, lu_solve, eigh, eigvalsh): jacobian with vectorize = true against the
+// nodes with a batched rule (det, inv, cholesky, solve with one A, solve_triangular, lu_solve, eigh, eigvalsh, svd, svdvals): jacobian with vectorize = true against the
 // row-by-row jacobian and central differences, grad_batched with complex cotangents against grad
 // row by row.
 #define TL_AUTOGRAD 2
@@ -98,6 +98,28 @@ TEST_CASE("linalg autograd: vectorized jacobian through det, inv and cholesky") 
   }, ab);
   check([&](const M2& v) { return tl::tensor<double, 1>(la::eigvalsh(sym(v))); }, a);
   check([&](const T3& v) { return tl::tensor<double, 2>(la::eigvalsh(sym(v)) * 3.0); }, ab);
+  // svd and svdvals (their batched rules): U Vh and S (invariant to the vectors' signs), square,
+  // tall and wide (the branches of the formula), full_matrices, a batch
+  // inputs with well separated singular values (input() gives a rank-2 pattern plus a shift)
+  const auto separated = [](index_t m, index_t n, double seed) {
+    M2 x(tl::shape_t<2>{m, n});
+    for (index_t i = 0; i < m; ++i)
+      for (index_t j = 0; j < n; ++j)
+        x(i, j) = 0.3 * std::sin(0.9 * double(i * i) + 1.7 * double(j) + seed) + (i == j ? 1.0 + 0.7 * double(i) : 0.0);
+    return x;
+  };
+  const M2 sq = separated(4, 4, 0.1), tall = separated(5, 3, 0.45), wide = separated(3, 5, 0.85);
+  const T3 sqb = tl::stack({separated(3, 3, 0.2), separated(3, 3, 1.3)});
+  const auto usv = [](const auto& v, bool full) {
+    using X = std::remove_cvref_t<decltype(v)>;
+    const auto r = la::svd(v, full);
+    return X(tl::matmul(r.U, r.Vh) + tl::tensor<double, X::rank - 1>(tl::sum(r.S * r.S, -1, tl::keepdim)).unsqueeze(-1));
+  };
+  for (const M2* x : {&sq, &tall, &wide}) check([&](const M2& v) { return usv(v, false); }, *x);
+  check([&](const M2& v) { return usv(v, true); }, sq);
+  check([&](const T3& v) { return usv(v, false); }, sqb);
+  check([&](const M2& v) { return tl::tensor<double, 1>(la::svdvals(v)); }, tall);
+  check([&](const T3& v) { return tl::tensor<double, 2>(la::svdvals(v)); }, sqb);
   // lu_solve with unbatched LU and B (its batched rule): every left/adjoint combination, through
   // the packed factors (pivots fixed), through B, and through lu_factor (a node without a batched
   // rule feeding one with it)
@@ -145,6 +167,10 @@ TEST_CASE("linalg autograd: grad_batched with complex cotangents through det, in
   check(C3(la::cholesky(hpd(z))));
   check(C3(la::cholesky(hpd(z), true)));
   check(C3(la::eigh(ad_sym(z)).eigenvectors));  // eigh's batched rule, complex eigenvectors
+  {
+    const auto r = la::svd(z);
+    check(C3(tl::matmul(r.U, r.Vh)));  // svd's batched rule, a phase-invariant loss
+  }
   // solve with one A (left and right) and lu_solve (right, adjoint): complex cotangents through
   // their batched rules, with respect to A (or LU) and B
   using C2 = tl::tensor<cd, 2>;

@@ -96,28 +96,32 @@ void check_imag_diagonal(const M& a, const M* b, F&& bad) {
 
 // ---- SVD ---------------------------------------------------------------------------------------
 
-/// G_A = U diag(G_S) Vh (the gradient when only the singular values receive one).
-template <class M, class S>
-M svd_values_backward(const M& u, const S& gs, const M& vh) {
+/// G_A = U diag(G_S) Vh (the gradient when only the singular values receive one), for one G_S or a
+/// batch of them (one more leading dim; U and Vh broadcast).
+template <class M, class GS, class GM = tensor<typename M::value_type, GS::rank + 1>>
+GM svd_values_backward(const M& u, const GS& gs, const M& vh) {
   using T = typename M::value_type;
   constexpr std::size_t R = M::rank;
-  const tensor<T, R - 1> g = ad::as_dtype<T>(gs);
+  const tensor<T, GS::rank> g = ad::as_dtype<T>(gs);
   const index_t m = u.shape()[R - 2], n = vh.shape()[R - 1];
-  if (m >= n) return tl::matmul(u, M(ad::materialize(vh * g.unsqueeze(-1))));
-  return tl::matmul(M(ad::materialize(u * g.unsqueeze(-2))), vh);
+  if (m >= n) return times_batch(u, GM(ad::materialize(vh * g.unsqueeze(-1))));
+  return tl::matmul(GM(ad::materialize(u * g.unsqueeze(-2))), vh);
 }
 
-/// torch's svd_backward on the reduced factors U [*, m, k], S [*, k], Vh [*, k, n].
-template <class M, class S>
-M svd_backward(const M& u, const S& s, const M& vh, const M& gu, const S& gs, const M& gvh, bool check) {
+/// torch's svd_backward on the reduced factors U [*, m, k], S [*, k], Vh [*, k, n], for one set of
+/// gradients (GM, GS of M's and S's ranks) or a batch of them (one more leading dim; the factors
+/// broadcast, the products with a factor on the left of the batch formed by times_batch).
+template <class M, class S, class GM, class GS>
+GM svd_backward(const M& u, const S& s, const M& vh, const GM& gu, const GS& gs, const GM& gvh, bool check) {
   using T = typename M::value_type;
-  constexpr std::size_t R = M::rank;
+  constexpr std::size_t R = M::rank, RG = GM::rank;
   using V = tensor<T, R - 1>;
   const bool has_u = !all_zero(gu), has_vh = !all_zero(gvh);
   if (!has_u && !has_vh) return svd_values_backward(u, gs, vh);
   const index_t m = u.shape()[R - 2], n = vh.shape()[R - 1], k = s.shape()[R - 2];
-  const M uhgu0 = tl::matmul(u.mH(), gu), vhgv0 = tl::matmul(vh, gvh.mH());
-  const M uhgu = ad::materialize(uhgu0 - uhgu0.mH()), vhgv = ad::materialize(vhgv0 - vhgv0.mH());
+  const M uh = u.mH();
+  const GM uhgu0 = times_batch(uh, gu), vhgv0 = times_batch(vh, GM(gvh.mH()));
+  const GM uhgu = ad::materialize(uhgu0 - uhgu0.mH()), vhgv = ad::materialize(vhgv0 - vhgv0.mH());
   if constexpr (is_complex_v<T>) {
     if (check)
       check_imag_diagonal(uhgu, &vhgv, [&](index_t b, index_t i, double x, double y) {
@@ -133,29 +137,30 @@ M svd_backward(const M& u, const S& s, const M& vh, const M& gu, const S& gs, co
   const V s2 = ad::materialize(sc * sc);
   const tensor<T, 2> id = tl::eye<T>(k);
   const M e = ad::materialize(s2.unsqueeze(-2) - s2.unsqueeze(-1) + id);  // E_ij = S_j^2 - S_i^2, 1 on the diagonal
-  V d = ad::as_dtype<T>(gs);
+  tensor<T, RG - 1> d = ad::as_dtype<T>(gs);
   if constexpr (is_complex_v<T>) d = ad::materialize(d + uhgu.diagonal(0, -2, -1) / (sc * real_t<T>(2)));
-  const M inner = ad::materialize((uhgu * sc.unsqueeze(-2) + sc.unsqueeze(-1) * vhgv) / e + diag_matrices<T>(d));
+  const GM inner = ad::materialize((uhgu * sc.unsqueeze(-2) + sc.unsqueeze(-1) * vhgv) / e + diag_matrices<T>(d));
   if (m > n && has_u) {
-    const M gus = ad::materialize(gu / sc.unsqueeze(-2));  // G_U S^-1
-    const M left = ad::materialize(tl::matmul(u, inner) + gus - tl::matmul(u, tl::matmul(u.mH(), gus)));
+    const GM gus = ad::materialize(gu / sc.unsqueeze(-2));  // G_U S^-1
+    const GM left = ad::materialize(times_batch(u, inner) + gus - times_batch(u, times_batch(uh, gus)));
     return tl::matmul(left, vh);
   }
   if (m < n && has_vh) {
-    const M sgv = ad::materialize(gvh / sc.unsqueeze(-1));  // S^-1 G_Vh
-    const M right = ad::materialize(tl::matmul(inner, vh) + sgv - tl::matmul(tl::matmul(sgv, vh.mH()), vh));
-    return tl::matmul(u, right);
+    const GM sgv = ad::materialize(gvh / sc.unsqueeze(-1));  // S^-1 G_Vh
+    const GM right = ad::materialize(tl::matmul(inner, vh) + sgv - tl::matmul(tl::matmul(sgv, vh.mH()), vh));
+    return times_batch(u, right);
   }
-  return tl::matmul(tl::matmul(u, inner), vh);
+  return tl::matmul(times_batch(u, inner), vh);
 }
 
 template <class M, class T = typename M::value_type, std::size_t R = M::rank>
 svd_result<T, R> record_svd_impl(const M& a, bool full, bool check) {
   using S = tensor<real_t<T>, R - 1>;
   const svd_result<T, R> r = unrecorded([&] { return tl::linalg::svd(a, full); });
+  const gauge_check gauge{check};  // one for both rules (copies share the flag)
   auto [u, s, vh] = record_multi(
       "LinalgSvdBackward", a, std::tuple<M, S, M>{r.U, r.S, r.Vh},
-      [r, full, gauge = gauge_check{check}](const std::tuple<M, S, M>& gs, const M& x) {
+      [r, full, gauge](const std::tuple<M, S, M>& gs, const M& x) {
         const svd_result<T, R> f = backward_records() ? record_svd_impl(x, full, false) : r;
         const index_t k = f.S.shape()[R - 2];
         // full_matrices: the columns of U and rows of Vh beyond k carry no gradient (as torch).
@@ -163,6 +168,15 @@ svd_result<T, R> record_svd_impl(const M& a, bool full, bool check) {
         auto thin_vh = [&](const M& t) { return full ? M(t.narrow(-2, 0, k)) : t; };
         return svd_backward(thin_u(f.U), f.S, thin_vh(f.Vh), thin_u(std::get<0>(gs)), std::get<1>(gs),
                             thin_vh(std::get<2>(gs)), gauge.take());
+      },
+      // a batch of cotangents: the same formula once (the phase check looks at the whole batch)
+      [r, full, gauge](const std::tuple<batched_t<M>, batched_t<S>, batched_t<M>>& gs, const M&) {
+        using B = batched_t<M>;
+        const index_t k = r.S.shape()[R - 2];
+        const M u = full ? M(r.U.narrow(-1, 0, k)) : r.U, vh = full ? M(r.Vh.narrow(-2, 0, k)) : r.Vh;
+        const B gu = full ? B(std::get<0>(gs).narrow(-1, 0, k)) : std::get<0>(gs);
+        const B gvh = full ? B(std::get<2>(gs).narrow(-2, 0, k)) : std::get<2>(gs);
+        return svd_backward(u, r.S, vh, gu, std::get<1>(gs), gvh, gauge.take());
       });
   return svd_result<T, R>{std::move(u), std::move(s), std::move(vh)};
 }
@@ -182,10 +196,13 @@ tensor<real_t<ag_value_t<E>>, ag_rank_v<E> - 1> record_svdvals(const E& e) {
   const M a = ad::materialize_forward(e);
   // As torch: with a gradient to compute, the singular vectors are formed too.
   const svd_result<T, R> r = unrecorded([&] { return tl::linalg::svd(a, false); });
-  auto [s] = record_multi("LinalgSvdBackward", a, std::tuple<S>{r.S}, [r](const std::tuple<S>& gs, const M& x) {
-    const svd_result<T, R> f = backward_records() ? record_svd_impl(x, false, false) : r;
-    return svd_values_backward(f.U, std::get<0>(gs), f.Vh);
-  });
+  auto [s] = record_multi(
+      "LinalgSvdBackward", a, std::tuple<S>{r.S},
+      [r](const std::tuple<S>& gs, const M& x) {
+        const svd_result<T, R> f = backward_records() ? record_svd_impl(x, false, false) : r;
+        return svd_values_backward(f.U, std::get<0>(gs), f.Vh);
+      },
+      [r](const std::tuple<batched_t<S>>& gs, const M&) { return svd_values_backward(r.U, std::get<0>(gs), r.Vh); });
   return s;
 }
 
